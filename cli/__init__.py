@@ -1,0 +1,1 @@
+"""The command line: typer commands that call the interpreter and print with rich."""

@@ -1,0 +1,1 @@
+"""The interpreter: parse, check, model, compile, engine. It knows no game."""

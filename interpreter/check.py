@@ -1,0 +1,748 @@
+"""AST to model. Resolves every name, types every expression, checks counts and ranges, and
+reports every error it can find in one run, each located, with a hint. Unused definitions are
+warnings. The model is built only when there is no error."""
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from . import model as m
+from . import syntax as s
+from .diagnostics import Sink, Span
+
+MAX_PLAYERS = 64
+MAX_DECK = 20_000
+MAX_COPIES = 1_000
+MAX_ATTRIBUTE_VALUES = 1_000
+
+# The context names each kind of expression sees, beyond the ruleset's own names.
+GLOBAL = {"seats": "list:seat", "players": "int"}
+PLAY_CARD = {**GLOBAL, "self": "seat", "card": "card"}
+PLAY_TARGET = {**PLAY_CARD, "target": "zone", "owner": "seat"}
+MATCH_UNTIL = {**GLOBAL, "totals": "list:int", "round": "int"}
+MATCH_STARTER = {**GLOBAL, "round": "int"}
+
+
+def _list(t: str) -> str:
+    return "list:" + t
+
+
+def _element(t: str) -> str | None:
+    return t[5:] if t.startswith("list:") else None
+
+
+def _show(t: str) -> str:
+    return {"zone": "a zone of cards", "zone:piles": "a zone of piles", "int": "a number", "bool": "a truth value", "seat": "a seat",
+            "card": "a card", "pile": "a pile"}.get(t) or (
+        f"a list of {_show(t[5:]).split(' ', 1)[1]}s" if t.startswith("list:")
+        else f"a {t[5:]} value" if t.startswith("enum:") else t)
+
+
+def _near(word: str, choices) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f"did you mean '{close[0]}'?" if close else ""
+
+
+def _provenance(provs: tuple[s.Prov, ...], span: Span) -> m.Provenance:
+    return m.Provenance(
+        tuple(p.text for p in provs if p.kind == "source"),
+        tuple(p.text for p in provs if p.kind == "ruling"),
+        tuple(p.text for p in provs if p.kind == "assumed"),
+        span.line, span.column)
+
+
+@dataclass
+class _Names:
+    """What the first pass finds: every definition by name, with where it was defined."""
+
+    params: dict[str, m.Param] = field(default_factory=dict)
+    attributes: dict[str, m.Attribute] = field(default_factory=dict)
+    enum_values: dict[str, list[str]] = field(default_factory=dict)  # value -> attributes
+    zones: dict[str, m.Zone] = field(default_factory=dict)
+    plays: dict[str, s.Clause] = field(default_factory=dict)
+    documents: dict[str, m.Document] = field(default_factory=dict)
+    spans: dict[tuple[str, str], Span] = field(default_factory=dict)
+    used: set[tuple[str, str]] = field(default_factory=set)
+
+
+class Checker:
+    def __init__(self, clauses: list[s.Clause], sink: Sink):
+        self.clauses = clauses
+        self.sink = sink
+        self.names = _Names()
+
+    # ---------------------------------------------------------------- entry
+
+    def run(self) -> m.Ruleset | None:
+        singles = self._singletons()
+        self._definitions()
+        header = self._game(singles.get("game"))
+        players = self._players(singles.get("players"))
+        kinds, deck = self._cards()
+        plays = {name: self._play(c) for name, c in self.names.plays.items()}
+        setup = self._setup(singles.get("setup"))
+        turn = self._turn(singles.get("turn"))
+        round_ends = self._round_ends()
+        score = self._score(singles.get("score"))
+        match = self._match(singles.get("match"))
+        self._deck_deals(players, deck, setup)
+        self._provenance_documents()
+        self._unused()
+        if self.sink.errors or None in (header, players, score, match):
+            return None
+        return m.Ruleset(
+            file=self.sink.file, title=header[0], names=header[1], documents=tuple(self.names.documents.values()),
+            players=players[0], players_provenance=players[1], params=tuple(self.names.params.values()),
+            attributes=tuple(self.names.attributes.values()), kinds=kinds, deck=deck,
+            zones=tuple(self.names.zones.values()), setup=setup, plays=tuple(plays.values()), turn=turn,
+            round_ends=round_ends, score=score, match=match)
+
+    # ---------------------------------------------------------------- first pass
+
+    def _singletons(self) -> dict[str, s.Clause]:
+        seen: dict[str, s.Clause] = {}
+        for c in self.clauses:
+            if c.kind in ("game", "players", "setup", "turn", "score", "match"):
+                if c.kind in seen:
+                    self.sink.error(f"a second '{c.kind}' clause", c.span,
+                                    f"a ruleset has one; the first is at line {seen[c.kind].span.line}")
+                else:
+                    seen[c.kind] = c
+        last = self.clauses[-1].span if self.clauses else Span.point(1, 1)
+        end = Span.point(last.end_line, max(1, last.end_column - 1))
+        for kind, example in (("game", 'game "My game" { }'), ("players", "players 2..4"),
+                              ("setup", "setup { shuffle deck into draw }"), ("turn", "turn { play one of put }"),
+                              ("score", "score s = count(hand of s)"), ("match", "match { until round >= 1 }")):
+            if kind not in seen:
+                self.sink.error(f"the ruleset has no '{kind}' clause", end, f"add one, e.g. {example}")
+        if not any(c.kind == "card" for c in self.clauses):
+            self.sink.error("the ruleset defines no card", end, "add one, e.g. card token { copies 10 }")
+        if not any(c.kind == "round_end" for c in self.clauses):
+            self.sink.error("the ruleset has no 'end round' clause: a round would never end", end,
+                            "add one, e.g. end round empty when count(draw) == 0")
+        return seen
+
+    def _define(self, space: str, ident: s.Ident) -> bool:
+        key = (space, ident.text)
+        if key in self.names.spans:
+            first = self.names.spans[key]
+            self.sink.error(f"{space} '{ident.text}' is defined twice", ident.span,
+                            f"the first definition is at line {first.line}; rename or remove one")
+            return False
+        self.names.spans[key] = ident.span
+        return True
+
+    def _definitions(self) -> None:
+        n = self.names
+        for c in self.clauses:
+            prov = _provenance(c.provs, c.span)
+            if c.kind == "param":
+                name, default, low, high = c.parts
+                if self._range(low, high) and not low.value <= default.value <= high.value:
+                    self.sink.error(f"the default {default.value} of '{name.text}' is outside {low.value}..{high.value}",
+                                    default.span, "make the default one of the allowed values")
+                if self._define("param", name):
+                    n.params[name.text] = m.Param(name.text, default.value, low.value, high.value, prov)
+            elif c.kind == "enum_attribute":
+                name, values = c.parts
+                if self._define("attribute", name):
+                    vals = []
+                    for ident, labels in values:
+                        if self._define(f"value of {name.text}", ident):
+                            vals.append(m.AttributeValue(ident.text, labels))
+                            n.enum_values.setdefault(ident.text, []).append(name.text)
+                    n.attributes[name.text] = m.Attribute(name.text, tuple(vals), 0, len(vals) - 1, prov)
+            elif c.kind == "int_attribute":
+                name, low, high = c.parts
+                if self._range(low, high):
+                    if high.value - low.value + 1 > MAX_ATTRIBUTE_VALUES:
+                        self.sink.error(f"'{name.text}' spans {high.value - low.value + 1:,} values", c.span,
+                                        f"an attribute has at most {MAX_ATTRIBUTE_VALUES:,} values")
+                    elif self._define("attribute", name):
+                        n.attributes[name.text] = m.Attribute(name.text, (), low.value, high.value, prov)
+            elif c.kind == "zone":
+                name, scope, visibility, layout = c.parts
+                if self._define("zone", name):
+                    n.zones[name.text] = m.Zone(name.text, scope == "per_seat", visibility, layout == "piles", prov)
+            elif c.kind == "play":
+                if self._define("play", c.parts[0]):
+                    n.plays[c.parts[0].text] = c
+            elif c.kind == "game":
+                for item in c.items:
+                    if item.kind == "document" and self._define("document", item.parts[0]):
+                        n.documents[item.parts[0].text] = m.Document(
+                            item.parts[0].text, item.parts[1], _provenance(item.provs, item.span))
+
+    def _range(self, low: s.Number, high: s.Number) -> bool:
+        if low.value > high.value:
+            self.sink.error(f"the range {low.value}..{high.value} is empty", low.span,
+                            "write the smaller number first")
+            return False
+        return True
+
+    # ---------------------------------------------------------------- header
+
+    def _game(self, c: s.Clause | None):
+        if c is None:
+            return None
+        names = []
+        for item in c.items:
+            if item.kind == "name":
+                lang, text = item.parts
+                if any(lang.text == l for l, _ in names):
+                    self.sink.error(f"a second name in '{lang.text}'", lang.span, "give each language one name")
+                names.append((lang.text, text))
+        if not c.parts[0].strip():
+            self.sink.error("the game has an empty title", c.span, 'write its title: game "Crazy Eights" { }')
+        return c.parts[0], tuple(names)
+
+    def _players(self, c: s.Clause | None):
+        if c is None:
+            return None
+        low, high = c.parts
+        if not self._range(low, high):
+            return None
+        if low.value < 1 or high.value > MAX_PLAYERS:
+            self.sink.error(f"players {low.value}..{high.value} is outside 1..{MAX_PLAYERS}", c.span,
+                            f"a game has 1 to {MAX_PLAYERS} players")
+            return None
+        return (low.value, high.value), _provenance(c.provs, c.span)
+
+    # ---------------------------------------------------------------- cards
+
+    def _cards(self):
+        kinds, deck, faces = [], [], {}
+        for c in self.clauses:
+            if c.kind != "card" or not self._define("card", c.parts[0]):
+                continue
+            kind = self._card(c)
+            if kind is None:
+                continue
+            kinds.append(kind)
+            for card in self._faces(kind, c):
+                if card.face.lower() in faces:
+                    self.sink.error(f"two cards have the face '{card.face}'", c.span,
+                                    f"the other is of kind '{faces[card.face.lower()]}'; give the kinds "
+                                    "face templates that tell them apart")
+                    continue
+                faces[card.face.lower()] = kind.name
+                deck.append(card)
+        size = sum(card.copies for card in deck)
+        if size > MAX_DECK:
+            self.sink.error(f"the deck holds {size:,} cards", None, f"a deck holds at most {MAX_DECK:,}")
+        return tuple(kinds), tuple(deck)
+
+    def _card(self, c: s.Clause) -> m.CardKind | None:
+        name = c.parts[0].text
+        attrs: dict[str, str | int | None] = {}
+        copies, copies_prov, face, labels, ok = 1, m.NO_PROVENANCE, None, [], True
+        for item in c.items:
+            if item.kind in ("each", "fixed"):
+                attr = item.parts[0]
+                if attr.text not in self.names.attributes:
+                    self.sink.error(f"no attribute '{attr.text}'", attr.span,
+                                    _near(attr.text, self.names.attributes) or "define it: attribute NAME in 1..10")
+                    ok = False
+                    continue
+                self.names.used.add(("attribute", attr.text))
+                if attr.text in attrs:
+                    self.sink.error(f"'{attr.text}' is set twice in card '{name}'", attr.span, "set it once")
+                    continue
+                attrs[attr.text] = None if item.kind == "each" else self._fixed(attr.text, item.parts[1])
+                ok = ok and (item.kind == "each" or attrs[attr.text] is not None)
+            elif item.kind == "copies":
+                copies, copies_prov = item.parts[0].value, _provenance(item.provs, item.span)
+                if not 1 <= copies <= MAX_COPIES:
+                    self.sink.error(f"{copies} copies", item.parts[0].span, f"a card has 1 to {MAX_COPIES} copies")
+                    ok = False
+            elif item.kind == "face":
+                face = item.parts[0]
+                for hole in re.findall(r"{([^}]*)}", face):
+                    if hole not in [a for a in attrs] + [i.parts[0].text for i in c.items if i.kind in ("each", "fixed")]:
+                        self.sink.error(f"the face template names '{hole}', which card '{name}' does not set",
+                                        item.span, "use {ATTRIBUTE} for an attribute the card sets")
+                        ok = False
+                if not face.strip() or re.search(r"[\s@/]", re.sub(r"{[^}]*}", "x", face)):
+                    self.sink.error(f"the face {face!r} has a space, '@' or '/'", item.span,
+                                    "faces are typed in moves: use letters, digits, - or _")
+                    ok = False
+            elif item.kind == "name":
+                labels.append((item.parts[0].text, item.parts[1]))
+        if face is None:
+            face = name + "".join("-{%s}" % a for a, v in attrs.items() if v is None)
+        if not ok:
+            return None
+        return m.CardKind(name, tuple(labels), tuple(attrs.items()), copies, face,
+                          _provenance(c.provs, c.span), copies_prov)
+
+    def _fixed(self, attr: str, value) -> str | int | None:
+        a = self.names.attributes[attr]
+        if a.is_enum:
+            if isinstance(value, s.Ident) and value.text in [v.name for v in a.values]:
+                return value.text
+            self.sink.error(f"'{getattr(value, 'text', getattr(value, 'value', value))}' is not a value of '{attr}'",
+                            value.span, "one of: " + ", ".join(v.name for v in a.values))
+            return None
+        if isinstance(value, s.Number) and a.low <= value.value <= a.high:
+            return value.value
+        self.sink.error(f"'{attr}' takes a number in {a.low}..{a.high}", value.span, "write a number in that range")
+        return None
+
+    def _faces(self, kind: m.CardKind, c: s.Clause) -> list[m.Card]:
+        axes = []
+        for attr, fixed in kind.attributes:
+            a = self.names.attributes[attr]
+            if fixed is not None:
+                axes.append([(attr, fixed)])
+            elif a.is_enum:
+                axes.append([(attr, v.name) for v in a.values])
+            else:
+                axes.append([(attr, v) for v in range(a.low, a.high + 1)])
+        if sum(1 for _ in itertools.islice(itertools.product(*axes), MAX_DECK + 1)) > MAX_DECK:
+            self.sink.error(f"card '{kind.name}' has more than {MAX_DECK:,} faces", c.span, "narrow its attributes")
+            return []
+        cards = []
+        for combo in itertools.product(*axes):
+            values = dict(combo)
+            face = re.sub(r"{([^}]*)}", lambda h: str(values.get(h.group(1), "")), kind.face)
+            cards.append(m.Card(face, kind.name, tuple(combo), kind.copies))
+        return cards
+
+    # ---------------------------------------------------------------- zones used by clauses
+
+    def _zone(self, ident: s.Ident, *, per_seat: bool | None = None, piles: bool | None = None) -> m.Zone | None:
+        zone = self.names.zones.get(ident.text)
+        if zone is None:
+            self.sink.error(f"no zone '{ident.text}'", ident.span,
+                            _near(ident.text, self.names.zones) or "define it: zone NAME shared hidden")
+            return None
+        self.names.used.add(("zone", ident.text))
+        if per_seat is not None and zone.per_seat != per_seat:
+            self.sink.error(f"zone '{zone.name}' is {'per seat' if zone.per_seat else 'shared'}", ident.span,
+                            f"this needs a {'per seat' if per_seat else 'shared'} zone")
+            return None
+        if piles is not None and zone.piles != piles:
+            self.sink.error(f"zone '{zone.name}' {'holds piles' if zone.piles else 'holds cards, not piles'}",
+                            ident.span, "this needs a zone declared with `piles`" if piles
+                            else "this needs a zone of cards (declared without `piles`)")
+            return None
+        return zone
+
+    # ---------------------------------------------------------------- procedure
+
+    def _setup(self, c: s.Clause | None):
+        steps = []
+        for item in c.items if c else ():
+            prov = _provenance(item.provs, item.span)
+            if item.kind == "shuffle":
+                zone = self._zone(item.parts[0], per_seat=False, piles=False)
+                steps.append(m.Shuffle(zone.name if zone else "", prov))
+            elif item.kind == "deal":
+                count, source, dest = item.parts
+                count = self._int(count, GLOBAL)
+                src = self._zone(source, per_seat=False, piles=False)
+                dst = self._zone(dest, per_seat=True, piles=False)
+                if count is not None and src and dst:
+                    steps.append(m.Deal(count, src.name, dst.name, prov))
+        if c and not any(isinstance(step, m.Shuffle) for step in steps):
+            self.sink.error("setup never puts the deck anywhere", c.span, "start it with: shuffle deck into ZONE")
+        return tuple(steps)
+
+    def _play(self, c: s.Clause) -> m.Play | None:
+        name = c.parts[0].text
+        card = to = new_pile = onto = None
+        effects = []
+        target, pile_scope = PLAY_TARGET, {**PLAY_TARGET, "pile": "pile"}
+        for item in c.items:
+            prov = _provenance(item.provs, item.span)
+            if item.kind == "card":
+                zone = self._zone(item.parts[0], per_seat=True, piles=False)
+                where = self._bool(item.parts[1], PLAY_CARD) if item.parts[1] is not None else None
+                card = (zone.name if zone else "", where, prov)
+            elif item.kind == "to":
+                zone = self._zone(item.parts[0], per_seat=True)
+                seats = {"any_seat": "any", "other_seat": "other", "self_seat": "self"}[item.parts[1]]
+                to = (zone, seats, prov)
+                if zone is not None:
+                    target = {**PLAY_TARGET, "target": "zone:piles" if zone.piles else "zone"}
+                    pile_scope = {**target, "pile": "pile"}
+            elif item.kind == "new_pile":
+                expr = self._bool(item.parts[0], target) if item.parts[0] is not None else None
+                new_pile = m.Condition(expr, prov)
+            elif item.kind == "onto_pile":
+                expr = self._bool(item.parts[0], pile_scope) if item.parts[0] is not None else None
+                onto = m.Condition(expr, prov)
+            elif item.kind == "merge":
+                var, coll, where = item.parts
+                coll_t = self._expr(coll, pile_scope)
+                if coll_t is not None and coll_t.type != "list:pile":
+                    self.sink.error(f"merge takes a list of piles, not {_show(coll_t.type)}", coll.span,
+                                    "write e.g. merge p in piles(target) where ...")
+                    coll_t = None
+                cond = self._bool(where, {**pile_scope, var.text: "pile"}) if where is not None else None
+                if coll_t is not None:
+                    effects.append(m.Merge(var.text, coll_t, cond, prov))
+        if card is None:
+            self.sink.error(f"play '{name}' does not say which card is played", c.span,
+                            "add: card from hand")
+        if to is None:
+            self.sink.error(f"play '{name}' does not say where the card goes", c.span, "add: to row of any seat")
+        elif to[0] is not None:
+            if to[0].piles and new_pile is None and onto is None:
+                self.sink.error(f"play '{name}' puts a card in zone '{to[0].name}' of piles but allows no placement",
+                                c.span, "add `new pile` or `onto pile`, each with an optional `when` condition")
+            if not to[0].piles and (new_pile or onto):
+                self.sink.error(f"zone '{to[0].name}' holds cards, not piles", c.span,
+                                "declare it with `piles`, or drop `new pile` and `onto pile`")
+        if card is None or to is None or to[0] is None:
+            return None
+        return m.Play(name, card[0], card[1], card[2], to[0].name, to[1], to[2], new_pile, onto, tuple(effects),
+                      _provenance(c.provs, c.span))
+
+    def _turn(self, c: s.Clause | None):
+        steps = []
+        for item in c.items if c else ():
+            prov = _provenance(item.provs, item.span)
+            if item.kind == "play_step":
+                names, or_pass = item.parts
+                for ident in names:
+                    if ident.text not in self.names.plays:
+                        self.sink.error(f"no play '{ident.text}'", ident.span,
+                                        _near(ident.text, self.names.plays) or "define it: play NAME { ... }")
+                    self.names.used.add(("play", ident.text))
+                steps.append(m.PlayStep(tuple(i.text for i in names), or_pass, prov))
+            elif item.kind == "draw":
+                count, source, dest = item.parts
+                count = self._int(count, GLOBAL)
+                src = self._zone(source, per_seat=False, piles=False)
+                dst = self._zone(dest, per_seat=True, piles=False)
+                if count is not None and src and dst:
+                    steps.append(m.Draw(count, src.name, dst.name, prov))
+        if c and not any(isinstance(step, m.PlayStep) for step in steps):
+            self.sink.error("the turn has no play step: nothing would ever happen", c.span,
+                            "add: play one of NAME or pass")
+        return tuple(steps)
+
+    def _round_ends(self):
+        ends = []
+        for c in self.clauses:
+            if c.kind == "round_end" and self._define("round end", c.parts[0]):
+                cond = self._bool(c.parts[1], GLOBAL)
+                if cond is not None:
+                    ends.append(m.RoundEnd(c.parts[0].text, cond, _provenance(c.provs, c.span)))
+        return tuple(ends)
+
+    def _score(self, c: s.Clause | None):
+        if c is None:
+            return None
+        var, expr = c.parts
+        typed = self._int(expr, {**GLOBAL, var.text: "seat"})
+        return m.Score(var.text, typed, _provenance(c.provs, c.span)) if typed is not None else None
+
+    def _match(self, c: s.Clause | None):
+        if c is None:
+            return None
+        until = winner = starter = None
+        for item in c.items:
+            prov = _provenance(item.provs, item.span)
+            if item.kind == "until":
+                until = (self._bool(item.parts[0], MATCH_UNTIL), prov)
+            elif item.kind == "winner":
+                winner = (item.parts[0], prov)
+            elif item.kind == "starter":
+                typed = self._expr(item.parts[0], MATCH_STARTER)
+                if typed is not None and typed.type not in ("int", "seat"):
+                    self.sink.error(f"the starter is {_show(typed.type)}, not a seat number", item.parts[0].span,
+                                    "write e.g. starter round % players")
+                    typed = None
+                starter = (typed, prov)
+        if until is None:
+            self.sink.error("the match never ends: it has no 'until'", c.span, "add e.g. until max(totals) >= 100")
+            return None
+        if until[0] is None:
+            return None
+        winner = winner or ("highest", m.NO_PROVENANCE)
+        starter = starter or (m.Op("%", m.Ref("round", "int"), m.Ref("players", "int"), "int"), m.NO_PROVENANCE)
+        if starter[0] is None:
+            return None
+        return m.Match(until[0], until[1], winner[0], winner[1], starter[0], starter[1])
+
+    # ---------------------------------------------------------------- whole-ruleset checks
+
+    def _deck_deals(self, players, deck, setup) -> None:
+        """The deck must deal every seat its hand for every allowed player count."""
+        if players is None or not deck:
+            return
+        size = sum(card.copies for card in deck)
+        per_seat = 0
+        for step in setup:
+            if isinstance(step, m.Deal):
+                count = self._constant(step.count)
+                if count is None:
+                    continue
+                if count < 0:
+                    line = step.provenance.line
+                    self.sink.error(f"setup deals {count} cards", Span.point(line, step.provenance.column),
+                                    "deal a count of zero or more")
+                per_seat += max(count, 0)
+        most = players[0][1]
+        if per_seat * most > size:
+            fewest_ok = size // per_seat if per_seat else most
+            self.sink.error(f"the deck of {size} cards cannot deal {per_seat} to each of {most} players "
+                            f"({per_seat * most} cards)", self._clause_span("setup"),
+                            f"allow at most {fewest_ok} players, deal fewer cards, or add cards")
+
+    def _constant(self, expr) -> int | None:
+        """The value of a count made of numbers and params (at their defaults)."""
+        if isinstance(expr, m.Const):
+            return int(expr.value)
+        if isinstance(expr, m.ParamRef):
+            return self.names.params[expr.name].default
+        if isinstance(expr, m.Op) and expr.op in "+-*":
+            a, b = self._constant(expr.left), self._constant(expr.right)
+            if a is None or b is None:
+                return None
+            return a + b if expr.op == "+" else a - b if expr.op == "-" else a * b
+        return None
+
+    def _clause_span(self, kind: str) -> Span | None:
+        return next((c.span for c in self.clauses if c.kind == kind), None)
+
+    def _provenance_documents(self) -> None:
+        """A source's document, the text before its first ':', must be one the game declares."""
+        if not self.names.documents:
+            return
+
+        def walk(c: s.Clause):
+            yield c
+            for item in c.items:
+                yield from walk(item)
+
+        for clause in self.clauses:
+            for c in walk(clause):
+                for p in c.provs:
+                    if p.kind != "source":
+                        continue
+                    doc = p.text.split(":", 1)[0].strip()
+                    if doc in self.names.documents:
+                        self.names.used.add(("document", doc))
+                    else:
+                        self.sink.warning(f"the source cites '{doc}', which the game does not declare",
+                                          p.span, "declare it in game { document \"ID\" \"title\" } or fix the id")
+                for p in c.provs:
+                    if p.kind in ("ruling", "assumed") and not p.text.strip():
+                        self.sink.error(f"an empty {p.kind}", p.span, f"say why: {p.kind} \"the book is silent on ...\"")
+
+    def _unused(self) -> None:
+        for (space, name), span in self.names.spans.items():
+            if space in ("param", "zone", "attribute", "play", "document") and (space, name) not in self.names.used:
+                self.sink.warning(f"{space} '{name}' is never used", span, "use it or remove it")
+
+    # ---------------------------------------------------------------- expressions
+
+    def _bool(self, expr, scope) -> object | None:
+        return self._typed(expr, scope, "bool")
+
+    def _int(self, expr, scope) -> object | None:
+        return self._typed(expr, scope, "int")
+
+    def _typed(self, expr, scope, want: str):
+        typed = self._expr(expr, scope)
+        if typed is not None and typed.type != want:
+            self.sink.error(f"this is {_show(typed.type)}, but {_show(want)} is needed here", expr.span,
+                            "compare it (==, <, ...) to make a truth value" if want == "bool"
+                            else "count(...) or sum(...) make a number")
+            return None
+        return typed
+
+    def _expr(self, e, scope: dict[str, str]):
+        """Type one expression; report and return None when it does not fit."""
+        match e:
+            case s.Number(value):
+                return m.Const(value, "int")
+            case s.Name(name):
+                return self._name(e, scope)
+            case s.ZoneOf(zone, seat):
+                z = self._zone(zone, per_seat=True)
+                who = self._expr(seat, scope)
+                if who is not None and who.type != "seat":
+                    self.sink.error(f"'{zone.text} of ...' needs a seat, not {_show(who.type)}", seat.span,
+                                    "write e.g. hand of self, or row of s inside `some s in seats: ...`")
+                    return None
+                return m.ZoneRef(z.name, who, z.piles, "zone:piles" if z.piles else "zone") if z and who else None
+            case s.Attr(obj, attr):
+                return self._attr(e, scope)
+            case s.Call():
+                return self._call(e, scope)
+            case s.Unary(op, operand):
+                inner = self._typed(operand, scope, "bool" if op == "not" else "int")
+                return m.Unary(op, inner, inner.type) if inner else None
+            case s.If(cond, then, otherwise):
+                c = self._bool(cond, scope)
+                a, b = self._expr(then, scope), self._expr(otherwise, scope)
+                if a and b and a.type != b.type:
+                    self.sink.error(f"the branches differ: {_show(a.type)} and {_show(b.type)}", e.span,
+                                    "make both branches the same kind of value")
+                    return None
+                return m.If(c, a, b, a.type) if c and a and b else None
+            case s.Quantifier(kind, var, coll, body):
+                c = self._expr(coll, scope)
+                if c is None:
+                    return None
+                elem = _element(c.type)
+                if elem is None:
+                    self.sink.error(f"'{kind}' ranges over a list, not {_show(c.type)}", coll.span,
+                                    "e.g. some s in seats: ...")
+                    return None
+                b = self._bool(body, {**scope, var.text: elem})
+                return m.Quantifier(kind, var.text, c, b) if b else None
+            case s.Binary(op, left, right):
+                return self._binary(e, scope)
+        self.sink.error("this expression cannot be used here", getattr(e, "span", None), "")
+        return None
+
+    def _name(self, e: s.Name, scope):
+        name = e.id
+        if name in scope:
+            return m.Ref(name, scope[name])
+        if name in self.names.params:
+            self.names.used.add(("param", name))
+            return m.ParamRef(name)
+        if name in self.names.zones:
+            zone = self.names.zones[name]
+            self.names.used.add(("zone", name))
+            zone_type = "zone:piles" if zone.piles else "zone"
+            if not zone.per_seat:
+                return m.ZoneRef(name, None, zone.piles, zone_type)
+            if "self" in scope:
+                return m.ZoneRef(name, m.Ref("self", "seat"), zone.piles, zone_type)
+            self.sink.error(f"zone '{name}' is per seat: say whose", e.span, f"write e.g. {name} of s")
+            return None
+        if name in self.names.enum_values:
+            attrs = self.names.enum_values[name]
+            if len(attrs) > 1:
+                self.sink.error(f"'{name}' is a value of {', '.join(attrs)}", e.span,
+                                "rename one of the values so each names one thing")
+                return None
+            return m.Const(name, "enum:" + attrs[0])
+        if name in self.names.attributes:
+            self.sink.error(f"'{name}' is an attribute: say of which card", e.span,
+                            f"write e.g. card.{name}, or values({name}) for all its values")
+            return None
+        known = list(scope) + list(self.names.params) + list(self.names.zones)
+        self.sink.error(f"unknown name '{name}'", e.span, _near(name, known) or
+                        "names here: " + ", ".join(sorted(scope)))
+        return None
+
+    def _attr(self, e: s.Attr, scope):
+        obj = self._expr(e.obj, scope)
+        if obj is None:
+            return None
+        name = e.attr.text
+        if name not in self.names.attributes:
+            self.sink.error(f"no attribute '{name}'", e.attr.span, _near(name, self.names.attributes) or
+                            "attributes: " + ", ".join(self.names.attributes))
+            return None
+        self.names.used.add(("attribute", name))
+        a = self.names.attributes[name]
+        value_type = "enum:" + name if a.is_enum else "int"
+        if obj.type == "card":
+            return m.AttrOf(obj, name, value_type)
+        if obj.type == "list:card":
+            return m.AttrOf(obj, name, _list(value_type))
+        self.sink.error(f"'.{name}' reads a card, not {_show(obj.type)}", e.attr.span,
+                        "e.g. top(pile).colour or tops(row of s).value")
+        return None
+
+    def _call(self, e: s.Call, scope):
+        fn = e.function.text
+        signatures = {
+            "count": "count(LIST or ZONE) or count(x in LIST where COND)",
+            "sum": "sum(LIST of numbers) or sum(x in LIST: NUMBER)",
+            "max": "max(LIST of numbers) or max(x in LIST: NUMBER)",
+            "min": "min(LIST of numbers) or min(x in LIST: NUMBER)",
+            "distinct": "distinct(LIST)", "piles": "piles(ZONE of piles)", "tops": "tops(ZONE of piles)",
+            "top": "top(PILE)", "cards": "cards(ZONE or PILE)", "values": "values(ATTRIBUTE)",
+        }
+        if fn not in signatures:
+            self.sink.error(f"no function '{fn}'", e.function.span,
+                            _near(fn, signatures) or "functions: " + ", ".join(signatures))
+            return None
+        if len(e.args) != 1:
+            self.sink.error(f"{fn} takes one argument", e.span, signatures[fn])
+            return None
+        arg = e.args[0]
+        if isinstance(arg, s.EachArg):
+            return self._each(fn, arg, scope, signatures[fn])
+        if fn == "values":
+            if isinstance(arg, s.Name) and arg.id in self.names.attributes:
+                self.names.used.add(("attribute", arg.id))
+                a = self.names.attributes[arg.id]
+                if a.is_enum:
+                    return m.Const(tuple(v.name for v in a.values), "list:enum:" + a.name)
+                return m.Const(tuple(range(a.low, a.high + 1)), "list:int")
+            self.sink.error("values(...) takes an attribute's name", arg.span, signatures[fn])
+            return None
+        x = self._expr(arg, scope)
+        if x is None:
+            return None
+        t = x.type
+        ok = {
+            "count": t.startswith(("zone", "list:")),
+            "sum": t == "list:int", "max": t == "list:int", "min": t == "list:int",
+            "distinct": t.startswith("list:"),
+            "piles": t == "zone:piles", "tops": t == "zone:piles",
+            "top": t == "pile", "cards": t in ("zone", "zone:piles", "pile"),
+        }[fn]
+        if not ok:
+            self.sink.error(f"{fn}(...) does not take {_show(t)}", arg.span, signatures[fn])
+            return None
+        result = {"count": "int", "sum": "int", "max": "int", "min": "int", "distinct": t,
+                  "piles": "list:pile", "tops": "list:card", "top": "card", "cards": "list:card"}[fn]
+        return m.Call(fn, (x,), result)
+
+    def _each(self, fn: str, arg: s.EachArg, scope, signature: str):
+        if fn not in ("count", "sum", "max", "min") or (fn == "count") != arg.filter:
+            self.sink.error(f"{fn}(x in ...) is not a form this function takes", arg.span, signature)
+            return None
+        coll = self._expr(arg.collection, scope)
+        if coll is None:
+            return None
+        elem = _element(coll.type)
+        if elem is None:
+            self.sink.error(f"'{arg.var.text} in ...' ranges over a list, not {_show(coll.type)}",
+                            arg.collection.span, "e.g. piles(row of s) or seats")
+            return None
+        body = self._typed(arg.body, {**scope, arg.var.text: elem}, "bool" if arg.filter else "int")
+        return m.Each(fn, arg.var.text, coll, body, arg.filter, "int") if body else None
+
+    def _binary(self, e: s.Binary, scope):
+        op = e.op
+        if op in ("and", "or"):
+            a, b = self._bool(e.left, scope), self._bool(e.right, scope)
+            return m.Op(op, a, b, "bool") if a and b else None
+        a, b = self._expr(e.left, scope), self._expr(e.right, scope)
+        if a is None or b is None:
+            return None
+        if op in ("+", "-", "*", "/", "%"):
+            for side, x in (("left", a), ("right", b)):
+                if x.type != "int":
+                    self.sink.error(f"'{op}' needs numbers; the {side} side is {_show(x.type)}",
+                                    (e.left if side == "left" else e.right).span, "count(...) or sum(...) make a number")
+                    return None
+            return m.Op(op, a, b, "int")
+        if a.type != b.type:
+            self.sink.error(f"'{op}' compares {_show(a.type)} with {_show(b.type)}", e.span,
+                            "compare values of one kind, e.g. card.colour == top(pile).colour")
+            return None
+        if op in ("<", "<=", ">", ">=") and a.type != "int":
+            self.sink.error(f"'{op}' orders numbers, not {_show(a.type)}", e.span, "use == or != here")
+            return None
+        return m.Op(op, a, b, "bool")
+
+
+def check(clauses: list[s.Clause], sink: Sink) -> m.Ruleset | None:
+    """The model of a parsed ruleset, or None when `sink` holds errors."""
+    return Checker(clauses, sink).run()

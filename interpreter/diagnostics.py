@@ -1,0 +1,91 @@
+"""Located messages. Every error a user can cause passes through here, so each one says where
+(file:line:col, the line, a caret under the span) and what to do (a one-line hint)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a node stands in its text: 1-based lines and columns, end exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @staticmethod
+    def point(line: int, column: int) -> "Span":
+        return Span(line, column, line, column + 1)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: str  # "error" or "warning"
+    message: str
+    span: Span | None = None
+    hint: str = ""
+    file: str = ""
+
+
+@dataclass
+class Sink:
+    """Collects the diagnostics of one run, so that one run reports all it can."""
+
+    file: str
+    text: str = ""
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, message: str, span: Span | None, hint: str = "") -> None:
+        self.items.append(Diagnostic("error", message, span, hint, self.file))
+
+    def warning(self, message: str, span: Span | None, hint: str = "") -> None:
+        self.items.append(Diagnostic("warning", message, span, hint, self.file))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "warning"]
+
+
+class RulesError(Exception):
+    """A ruleset (or a file that refers to one) that cannot be used. Carries its diagnostics
+    and the text they point into, so the caller can render them."""
+
+    def __init__(self, diagnostics: list[Diagnostic], text: str = ""):
+        self.diagnostics = diagnostics
+        self.text = text
+        super().__init__(diagnostics[0].message if diagnostics else "invalid input")
+
+    def render(self) -> str:
+        return render_all(self.diagnostics, self.text)
+
+
+def render(d: Diagnostic, text: str = "") -> str:
+    """`file:line:col: error: message`, then the line, a caret under the span, and the hint."""
+    where = d.file or "<input>"
+    if d.span is not None:
+        where += f":{d.span.line}:{d.span.column}"
+    out = [f"{where}: {d.severity}: {d.message}"]
+    lines = text.splitlines()
+    if d.span is not None and 0 < d.span.line <= len(lines):
+        line = lines[d.span.line - 1].expandtabs(1)
+        offset = max(0, d.span.column - 60) if d.span.column > 120 else 0
+        shown = ("... " if offset else "") + line[offset:offset + 120] + (" ..." if len(line) > offset + 120 else "")
+        start = min(d.span.column - 1 - offset + (4 if offset else 0), len(shown))
+        if d.span.end_line == d.span.line:
+            width = max(1, min(d.span.end_column - d.span.column, len(shown) - start))
+        else:
+            width = max(1, len(shown) - start)
+        out.append(f"    {shown}")
+        out.append("    " + " " * start + "^" * width)
+    if d.hint:
+        out.append(f"  hint: {d.hint}")
+    return "\n".join(out)
+
+
+def render_all(diagnostics: list[Diagnostic], text: str = "") -> str:
+    return "\n".join(render(d, text) for d in diagnostics)

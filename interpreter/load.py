@@ -1,0 +1,61 @@
+"""One way in: a path (or text) to a checked model, or a `RulesError` with every diagnostic."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+from . import model as m
+from .check import check
+from .diagnostics import Diagnostic, RulesError, Sink
+from .parse import decode, parse
+
+
+@dataclass(frozen=True)
+class Loaded:
+    model: m.Ruleset
+    text: str
+    warnings: tuple[Diagnostic, ...]
+
+
+def resolve(path: str) -> Path:
+    """A path as given, or else the name of a shipped ruleset (`klats`, `klats.rules`)."""
+    p = Path(path)
+    if p.exists():
+        return p
+    shipped = files("cardrules") / "rulesets" / (path if path.endswith(".rules") else path + ".rules")
+    if not p.parent.parts or p.parent == Path("rulesets"):
+        candidate = files("cardrules") / "rulesets" / p.name
+        if candidate.is_file():
+            return Path(str(candidate))
+        if shipped.is_file():
+            return Path(str(shipped))
+    return p
+
+
+def read(path: str) -> tuple[str, str]:
+    """The text of a file and the name to show for it, or a `RulesError` saying why not."""
+    p = resolve(path)
+    try:
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise RulesError([Diagnostic("error", "this is a directory, not a rules file", None,
+                                     "give the path of a .rules file", str(path))]) from None
+    except OSError as e:
+        raise RulesError([Diagnostic("error", f"cannot read the file: {e.strerror or e}", None,
+                                     "check the path; shipped rulesets can be named without one, e.g. klats",
+                                     str(path))]) from None
+    return decode(data, str(path)), str(path)
+
+
+def load_text(text: str, file: str = "<input>") -> Loaded:
+    sink = Sink(file, text)
+    model = check(parse(text, file), sink)
+    if model is None:
+        raise RulesError(sink.errors + sink.warnings, text)
+    return Loaded(model, text, tuple(sink.warnings))
+
+
+def load(path: str) -> Loaded:
+    text, name = read(path)
+    return load_text(text, name)

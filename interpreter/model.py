@@ -1,0 +1,302 @@
+"""The checked, resolved ruleset: plain frozen data, the one thing that export, diff and the
+engine read. Every name here is resolved and every expression typed; nothing points back into
+the text except the line and column of each clause's provenance.
+
+Types of expressions are short strings: `int`, `bool`, `seat`, `card`, `pile`, `zone` (of
+cards), `zone:piles`, `enum:ATTR`, and `list:T` for a list of T.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a clause comes from: the book it cites, a ruling, an assumption, each with why."""
+
+    sources: tuple[str, ...] = ()
+    rulings: tuple[str, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    line: int = 0
+    column: int = 0
+
+
+NO_PROVENANCE = Provenance()
+
+# ------------------------------------------------------------------ expressions
+
+
+@dataclass(frozen=True)
+class Const:
+    value: int | bool | str
+    type: str
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A name bound by the context (self, card, pile, target, owner, seats, players, round,
+    totals) or by a quantifier or an each-argument."""
+
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
+class ParamRef:
+    name: str
+    type: str = "int"
+
+
+@dataclass(frozen=True)
+class ZoneRef:
+    zone: str
+    seat: object | None  # an expression of type seat, or None for a shared zone
+    piles: bool
+    type: str = "zone"
+
+
+@dataclass(frozen=True)
+class AttrOf:
+    obj: object
+    attr: str
+    type: str  # enum:ATTR or int, or list:... when obj is a list (the attribute of each)
+
+
+@dataclass(frozen=True)
+class Call:
+    function: str
+    args: tuple
+    type: str
+
+
+@dataclass(frozen=True)
+class Each:
+    """`function(var in collection: body)` or `function(var in collection where body)`."""
+
+    function: str
+    var: str
+    collection: object
+    body: object
+    filter: bool
+    type: str
+
+
+@dataclass(frozen=True)
+class Op:
+    op: str
+    left: object
+    right: object
+    type: str
+
+
+@dataclass(frozen=True)
+class Unary:
+    op: str  # "not" or "-"
+    operand: object
+    type: str
+
+
+@dataclass(frozen=True)
+class If:
+    cond: object
+    then: object
+    otherwise: object
+    type: str
+
+
+@dataclass(frozen=True)
+class Quantifier:
+    kind: str  # "some" or "every"
+    var: str
+    collection: object
+    body: object
+    type: str = "bool"
+
+
+# ------------------------------------------------------------------ components
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str
+    title: str
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: int
+    low: int
+    high: int
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class AttributeValue:
+    name: str
+    labels: tuple[tuple[str, str], ...]  # (language, text)
+
+
+@dataclass(frozen=True)
+class Attribute:
+    name: str
+    values: tuple[AttributeValue, ...]  # the enum's values; empty for an integer attribute
+    low: int
+    high: int
+    provenance: Provenance
+
+    @property
+    def is_enum(self) -> bool:
+        return bool(self.values)
+
+
+@dataclass(frozen=True)
+class CardKind:
+    name: str
+    labels: tuple[tuple[str, str], ...]
+    attributes: tuple[tuple[str, str | int | None], ...]  # (attribute, fixed value or None for each)
+    copies: int
+    face: str  # a template such as "{colour}{value}"
+    provenance: Provenance
+    copies_provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Card:
+    """One face of the deck: a kind with every attribute set, and how many copies it has."""
+
+    face: str
+    kind: str
+    attributes: tuple[tuple[str, str | int], ...]
+    copies: int
+
+
+@dataclass(frozen=True)
+class Zone:
+    name: str
+    per_seat: bool
+    visibility: str  # "hidden", "owner" or "public"
+    piles: bool
+    provenance: Provenance
+
+
+# ------------------------------------------------------------------ procedure
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    zone: str
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Deal:
+    count: object
+    source: str
+    dest: str
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Draw:
+    count: object
+    source: str
+    dest: str
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class PlayStep:
+    plays: tuple[str, ...]
+    or_pass: bool
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A placement the play allows, with the condition under which it may be chosen."""
+
+    expr: object | None  # None: always
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Merge:
+    var: str
+    collection: object
+    where: object | None
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Play:
+    name: str
+    card_zone: str
+    card_filter: object | None
+    card_provenance: Provenance
+    dest_zone: str
+    dest_seats: str  # "any", "other" or "self"
+    dest_provenance: Provenance
+    new_pile: Condition | None
+    onto_pile: Condition | None
+    effects: tuple[Merge, ...]
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    name: str
+    cond: object
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Score:
+    var: str
+    expr: object
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Match:
+    until: object
+    until_provenance: Provenance
+    winner: str  # "highest" or "lowest"
+    winner_provenance: Provenance
+    starter: object
+    starter_provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    file: str
+    title: str
+    names: tuple[tuple[str, str], ...]
+    documents: tuple[Document, ...]
+    players: tuple[int, int]
+    players_provenance: Provenance
+    params: tuple[Param, ...]
+    attributes: tuple[Attribute, ...]
+    kinds: tuple[CardKind, ...]
+    deck: tuple[Card, ...]
+    zones: tuple[Zone, ...]
+    setup: tuple[Shuffle | Deal, ...]
+    plays: tuple[Play, ...]
+    turn: tuple[PlayStep | Draw, ...]
+    round_ends: tuple[RoundEnd, ...]
+    score: Score
+    match: Match
+
+    def zone(self, name: str) -> Zone:
+        return next(z for z in self.zones if z.name == name)
+
+    def param(self, name: str) -> Param:
+        return next(p for p in self.params if p.name == name)
+
+    def play(self, name: str) -> Play:
+        return next(p for p in self.plays if p.name == name)
+
+    @property
+    def deck_size(self) -> int:
+        return sum(card.copies for card in self.deck)

@@ -1,0 +1,352 @@
+"""Text to AST. Lark parses (LALR, contextual lexer); a transformer builds `syntax` nodes.
+
+Every failure becomes a located `Diagnostic`: bytes that are not UTF-8, a file too large, a
+character no token starts with, a token the grammar does not expect there, a number too long,
+nesting too deep. Nothing here can raise anything but `RulesError`.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib.resources import files
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import syntax as s
+from .diagnostics import Diagnostic, RulesError, Span
+
+MAX_BYTES = 1 << 20  # a rules file of a megabyte is already a hundred games
+MAX_DEPTH = 60  # nesting of expressions; no card game needs a tenth of it
+MAX_DIGITS = 9  # numbers up to 999,999,999
+
+CLAUSE_KEYWORDS = "game, players, param, attribute, card, zone, setup, play, turn, end round, score, match"
+
+
+class _WholeWords:
+    """Offers NAME to the lexer in every parser state, so that `playy` is one unexpected name
+    rather than the keyword `play` followed by `y`: the longest match wins, and a name that
+    spells a keyword the state expects still becomes that keyword."""
+
+    always_accept = ("NAME",)
+
+    def process(self, stream):
+        return stream
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    grammar = (files("cardrules") / "grammar" / "cardrules.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual", postlex=_WholeWords(),
+                propagate_positions=True, maybe_placeholders=True)
+
+
+def decode(data: bytes, file: str) -> str:
+    """UTF-8 text of a file, or a located error that says which byte is wrong."""
+    if len(data) > MAX_BYTES:
+        raise RulesError([Diagnostic("error", f"the file is {len(data):,} bytes; the limit is {MAX_BYTES:,}",
+                                     None, "a rules file is text of at most a megabyte", file)])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[: e.start]
+        line = before.count(b"\n") + 1
+        column = len(before) - (before.rfind(b"\n") + 1) + 1
+        shown = before.decode("utf-8", "replace").splitlines()
+        raise RulesError([Diagnostic("error", f"byte 0x{data[e.start]:02x} is not UTF-8 text",
+                                     Span.point(line, column), "save the file as UTF-8", file)],
+                         "\n".join(shown)) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise RulesError([Diagnostic("error", "the file holds a NUL byte: it looks binary, not a rules file",
+                                     Span.point(line, 1), "give the path of a .rules text file", file)], text)
+    return text.lstrip("\ufeff")
+
+
+def parse(text: str, file: str = "<input>") -> list[s.Clause]:
+    """Parse rules text into clauses, or raise `RulesError` with the first syntax error."""
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as e:
+        raise RulesError([_syntax_error(e, text, file)], text) from None
+    _check_depth(tree, text, file)
+    try:
+        return list(_ToAst().transform(tree).children)
+    except VisitError as wrapped:
+        e = wrapped.orig_exc
+        if not isinstance(e, _Located):
+            raise
+        raise RulesError([Diagnostic("error", e.message, e.span, e.hint, file)], text) from None
+
+
+# ------------------------------------------------------------------ errors
+
+
+class _Located(Exception):
+    def __init__(self, message: str, span: Span, hint: str = ""):
+        self.message, self.span, self.hint = message, span, hint
+
+
+def _describe(terminal: str) -> str:
+    names = {"NAME": "a name", "INT": "a number", "STRING": 'a "string"', "$END": "the end of the file"}
+    if terminal in names:
+        return names[terminal]
+    term = parser().get_terminal(terminal) if terminal in {t.name for t in parser().terminals} else None
+    if term is not None and term.pattern.type == "str":
+        return f"'{term.pattern.value}'"
+    return terminal.lower()
+
+
+def _syntax_error(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
+    line, column = max(e.line, 1), max(e.column, 1)
+    if isinstance(e, UnexpectedCharacters):
+        char = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        if char == '"':
+            return Diagnostic("error", "a string is not closed on its line", Span.point(line, column),
+                              'end the string with " before the end of the line', file)
+        return Diagnostic("error", f"unexpected character {char!r}", Span.point(line, column),
+                          "names are letters, digits and _; strings go in double quotes; # starts a comment", file)
+    expected = sorted(getattr(e, "expected", None) or getattr(e, "accepts", None) or ())
+    wanted = ", ".join(_describe(t) for t in expected[:10]) + (", ..." if len(expected) > 10 else "")
+    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+        last = text.rstrip().splitlines() or [""]
+        span = Span.point(len(last), len(last[-1]) + 1)
+        hint = "a block is not closed: add '}'" if "RBRACE" in expected else f"expected {wanted}"
+        return Diagnostic("error", "the file ends in the middle of a clause", span, hint, file)
+    token: Token = e.token
+    span = Span(line, column, token.end_line or line, token.end_column or column + len(token))
+    if token.type == "NAME" and "NAME" not in expected and ("PLAY" in expected or "MATCH" in expected):
+        hint = f"a clause starts with a keyword: {CLAUSE_KEYWORDS}"
+    elif token.value == "=" and "COMPARE" in expected:
+        hint = "to compare two values write =="
+    else:
+        hint = f"expected {wanted}"
+    return Diagnostic("error", f"unexpected {token.value!r}", span, hint, file)
+
+
+def _check_depth(tree: Tree, text: str, file: str) -> None:
+    """Refuse a tree deeper than MAX_DEPTH before anything recursive walks it."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = node.meta
+            span = Span(meta.line, meta.column, meta.end_line, meta.end_column) if not meta.empty else None
+            raise RulesError([Diagnostic("error", f"the expression nests deeper than {MAX_DEPTH} levels", span,
+                                         "split it, or use a param or a simpler expression", file)], text)
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
+# ------------------------------------------------------------------ the transformer
+
+
+def _span(meta) -> Span:
+    return Span(meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tspan(token: Token) -> Span:
+    return Span(token.line, token.column, token.end_line, token.end_column)
+
+
+def _ident(token: Token) -> s.Ident:
+    return s.Ident(str(token), _tspan(token))
+
+
+def _string(token: Token) -> str:
+    return str(token)[1:-1].replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
+
+
+def _integer(token: Token) -> int:
+    digits = str(token)
+    if len(digits.lstrip("0")) > MAX_DIGITS:
+        raise _Located(f"the number {digits[:12]}{'...' if len(digits) > 12 else ''} is too large",
+                       _tspan(token), f"numbers have at most {MAX_DIGITS} digits")
+    return int(digits)
+
+
+def _provs(tree) -> tuple[s.Prov, ...]:
+    return tuple(tree.children) if isinstance(tree, Tree) else ()
+
+
+def _clause(kind: str, meta, parts, provs, items=()) -> s.Clause:
+    return s.Clause(kind, tuple(parts), _provs(provs), _span(meta), tuple(items))
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Builds `Clause`s whose `parts` are, per kind, as the method that makes them says."""
+
+    # -- provenance
+    def source(self, meta, c):
+        return s.Prov("source", _string(c[0]), _span(meta))
+
+    def ruling(self, meta, c):
+        return s.Prov("ruling", _string(c[0]), _span(meta))
+
+    def assumed(self, meta, c):
+        return s.Prov("assumed", _string(c[0]), _span(meta))
+
+    # -- small pieces
+    def int(self, meta, c):
+        value = _integer(c[-1])
+        return s.Number(-value if len(c) == 2 else value, _span(meta))
+
+    def range(self, meta, c):
+        return (c[0], c[1])
+
+    def label(self, meta, c):
+        return (str(c[0]), _string(c[1]))
+
+    def enum_value(self, meta, c):
+        return (_ident(c[0]), tuple(c[1:]))
+
+    # -- header and components: parts are (name-or-title, ...)
+    def game(self, meta, c):
+        return _clause("game", meta, [_string(c[0])], c[-1], c[1:-1])
+
+    def game_name(self, meta, c):  # (language, text)
+        return _clause("name", meta, [_ident(c[0]), _string(c[1])], c[2])
+
+    def document(self, meta, c):  # (id, title)
+        return _clause("document", meta, [s.Ident(_string(c[0]), _tspan(c[0])), _string(c[1])], c[2])
+
+    def players(self, meta, c):  # (low, high)
+        return _clause("players", meta, list(c[0]), c[1])
+
+    def param(self, meta, c):  # (name, default, low, high)
+        return _clause("param", meta, [_ident(c[0]), c[1], *c[2]], c[3])
+
+    def enum_attribute(self, meta, c):  # (name, ((value, labels), ...))
+        return _clause("enum_attribute", meta, [_ident(c[0]), tuple(c[1:-1])], c[-1])
+
+    def int_attribute(self, meta, c):  # (name, low, high)
+        return _clause("int_attribute", meta, [_ident(c[0]), *c[1]], c[2])
+
+    def card(self, meta, c):  # (name), items
+        return _clause("card", meta, [_ident(c[0])], c[-1], c[1:-1])
+
+    def card_each(self, meta, c):  # (attribute)
+        return _clause("each", meta, [_ident(c[0])], c[1])
+
+    def card_fixed(self, meta, c):  # (attribute, value: Ident or Number)
+        value = c[1] if isinstance(c[1], s.Number) else _ident(c[1])
+        return _clause("fixed", meta, [_ident(c[0]), value], c[2])
+
+    def card_copies(self, meta, c):  # (count)
+        return _clause("copies", meta, [s.Number(_integer(c[0]), _tspan(c[0]))], c[1])
+
+    def card_face(self, meta, c):  # (template)
+        return _clause("face", meta, [_string(c[0])], c[1])
+
+    def card_name(self, meta, c):  # (language, text)
+        return _clause("name", meta, [_ident(c[0]), _string(c[1])], c[2])
+
+    def zone(self, meta, c):  # (name, scope, visibility, layout)
+        layout = c[3].data if c[3] is not None else "cards"
+        return _clause("zone", meta, [_ident(c[0]), c[1].data, c[2].data, layout], c[4])
+
+    # -- procedure
+    def setup(self, meta, c):
+        return _clause("setup", meta, [], c[-1], c[:-1])
+
+    def shuffle_deck(self, meta, c):  # (zone)
+        return _clause("shuffle", meta, [_ident(c[0])], c[1])
+
+    def deal(self, meta, c):  # (count, from, to)
+        return _clause("deal", meta, [c[0], _ident(c[1]), _ident(c[2])], c[3])
+
+    def play(self, meta, c):  # (name), items
+        return _clause("play", meta, [_ident(c[0])], c[-1], c[1:-1])
+
+    def play_card(self, meta, c):  # (zone, filter or None)
+        return _clause("card", meta, [_ident(c[0]), c[1]], c[2])
+
+    def play_to(self, meta, c):  # (zone, seats: "any_seat" | "other_seat" | "self_seat")
+        return _clause("to", meta, [_ident(c[0]), c[1].data], c[2])
+
+    def play_new_pile(self, meta, c):  # (condition or None)
+        return _clause("new_pile", meta, [c[0]], c[1])
+
+    def play_onto_pile(self, meta, c):  # (condition or None)
+        return _clause("onto_pile", meta, [c[0]], c[1])
+
+    def play_then(self, meta, c):  # (effect)
+        effect = c[0]
+        return s.Clause(effect.kind, effect.parts, _provs(c[1]), _span(meta))
+
+    def merge(self, meta, c):  # (var, collection, filter or None)
+        return _clause("merge", meta, [_ident(c[0]), c[1], c[2]], None)
+
+    def turn(self, meta, c):
+        return _clause("turn", meta, [], c[-1], c[:-1])
+
+    def turn_play(self, meta, c):  # (plays, or_pass)
+        names = tuple(_ident(t) for t in c[:-2])
+        return _clause("play_step", meta, [names, c[-2] is not None], c[-1])
+
+    def turn_draw(self, meta, c):  # (count, from, to)
+        return _clause("draw", meta, [c[0], _ident(c[1]), _ident(c[2])], c[3])
+
+    def round_end(self, meta, c):  # (name, condition)
+        return _clause("round_end", meta, [_ident(c[0]), c[1]], c[2])
+
+    def score(self, meta, c):  # (seat variable, expression)
+        return _clause("score", meta, [_ident(c[0]), c[1]], c[2])
+
+    def match(self, meta, c):
+        return _clause("match", meta, [], c[-1], c[:-1])
+
+    def match_until(self, meta, c):  # (condition)
+        return _clause("until", meta, [c[0]], c[1])
+
+    def match_winner(self, meta, c):  # ("highest" | "lowest")
+        return _clause("winner", meta, [c[0].data], c[1])
+
+    def match_starter(self, meta, c):  # (seat expression)
+        return _clause("starter", meta, [c[0]], c[1])
+
+    # -- expressions
+    def if_expr(self, meta, c):
+        return s.If(c[0], c[1], c[2], _span(meta))
+
+    def quantifier(self, meta, c):
+        return s.Quantifier(c[0].data, _ident(c[1]), c[2], c[3], _span(meta))
+
+    def or_op(self, meta, c):
+        return s.Binary("or", c[0], c[1], _span(meta))
+
+    def and_op(self, meta, c):
+        return s.Binary("and", c[0], c[1], _span(meta))
+
+    def not_op(self, meta, c):
+        return s.Unary("not", c[0], _span(meta))
+
+    def compare(self, meta, c):
+        return s.Binary(str(c[1]), c[0], c[2], _span(meta))
+
+    def binary(self, meta, c):
+        return s.Binary(str(c[1]), c[0], c[2], _span(meta))
+
+    def negate(self, meta, c):
+        return s.Unary("-", c[1], _span(meta))
+
+    def attr(self, meta, c):
+        return s.Attr(c[0], _ident(c[1]), _span(meta))
+
+    def zone_of(self, meta, c):
+        return s.ZoneOf(_ident(c[0]), c[1], _span(meta))
+
+    def number(self, meta, c):
+        return s.Number(_integer(c[0]), _span(meta))
+
+    def name(self, meta, c):
+        return s.Name(str(c[0]), _span(meta))
+
+    def call(self, meta, c):
+        args = tuple(a for a in c[1:] if a is not None)
+        return s.Call(_ident(c[0]), args, _span(meta))
+
+    def each_arg(self, meta, c):
+        return s.EachArg(_ident(c[0]), c[1], c[2], False, _span(meta))
+
+    def where_arg(self, meta, c):
+        return s.EachArg(_ident(c[0]), c[1], c[2], True, _span(meta))
