@@ -692,7 +692,7 @@ class Checker:
         ok = {
             "count": t.startswith(("zone", "list:")),
             "sum": t == "list:int", "max": t == "list:int", "min": t == "list:int",
-            "distinct": t.startswith("list:"),
+            "distinct": t.startswith("list:") and t != "list:pile",
             "piles": t == "zone:piles", "tops": t == "zone:piles",
             "top": t == "pile", "cards": t in ("zone", "zone:piles", "pile"),
         }[fn]

@@ -1,0 +1,340 @@
+"""Model to closures and tables, once per (ruleset, player count, params).
+
+Cards become integers; every attribute becomes a tuple indexed by card; every expression
+becomes a closure over an `env` list whose slots hold the zones and the names in scope. The
+engine's hot loop calls these closures and never looks at the model's expressions again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from . import model as m
+
+Fn = Callable[[list], object]
+
+# env slots: the state's zones, then the context names; bound variables follow.
+ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS = range(8)
+FIXED_SLOTS = {"self": SELF, "card": CARD, "target": TARGET, "pile": PILE, "owner": OWNER,
+               "round": ROUND, "totals": TOTALS}
+ENV_SIZE = 96  # fixed slots, and one per nested binder (parse.MAX_DEPTH bounds those)
+
+
+class ConfigError(Exception):
+    """Options that do not fit the ruleset: a player count or a param outside its range."""
+
+
+@dataclass(frozen=True)
+class CPlay:
+    index: int
+    name: str
+    card_zone: int
+    card_filter: Fn | None
+    dest_zone: int
+    dest_seats: str
+    new_pile: Fn | None  # None: the play allows no new pile
+    onto_pile: Fn | None  # None: the play allows no stacking
+    effects: tuple[Fn, ...]
+    model: m.Play
+
+
+@dataclass(frozen=True)
+class CStep:
+    kind: str  # "play", "draw"
+    plays: tuple[CPlay, ...] = ()
+    or_pass: bool = False
+    count: Fn | None = None
+    source: int = 0
+    dest: int = 0
+
+
+@dataclass(frozen=True)
+class Compiled:
+    model: m.Ruleset
+    players: int
+    params: dict[str, int]
+    faces: tuple[str, ...]  # face index -> its text
+    face_index: dict[str, int]  # lower-case text -> face index
+    face_of: tuple[int, ...]  # card -> face index
+    attributes: dict[str, tuple]  # attribute -> value per card
+    zone_index: dict[str, int]
+    setup: tuple[tuple, ...]  # ("shuffle", zone) | ("deal", count, source, dest)
+    plays: tuple[CPlay, ...]
+    turn: tuple[CStep, ...]
+    round_ends: tuple[tuple[str, Fn], ...]
+    score: Fn
+    score_slot: int
+    until: Fn
+    starter: Fn
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.face_of)
+
+
+def params_for(model: m.Ruleset, overrides: dict[str, int] | None) -> dict[str, int]:
+    values = {p.name: p.default for p in model.params}
+    for name, value in (overrides or {}).items():
+        if name not in values:
+            known = ", ".join(values) or "none"
+            raise ConfigError(f"the ruleset has no param '{name}' (its params: {known})")
+        p = model.param(name)
+        if not p.low <= value <= p.high:
+            raise ConfigError(f"param '{name}' takes {p.low}..{p.high}, not {value}")
+        values[name] = value
+    return values
+
+
+def compile_ruleset(model: m.Ruleset, players: int, overrides: dict[str, int] | None = None) -> Compiled:
+    low, high = model.players
+    if not low <= players <= high:
+        raise ConfigError(f"{model.title} is for {low} to {high} players, not {players}")
+    return _Compiler(model, players, params_for(model, overrides)).build()
+
+
+class _Compiler:
+    def __init__(self, model: m.Ruleset, players: int, params: dict[str, int]):
+        self.model, self.players, self.params = model, players, params
+        self.zone_index = {z.name: i for i, z in enumerate(model.zones)}
+        faces, face_of, attrs = [], [], {a.name: [] for a in model.attributes}
+        for card in model.deck:
+            values = dict(card.attributes)
+            for _ in range(card.copies):
+                face_of.append(len(faces))
+                for a in attrs:
+                    attrs[a].append(values.get(a))
+            faces.append(card.face)
+        self.faces, self.face_of = tuple(faces), tuple(face_of)
+        self.attributes = {a: tuple(v) for a, v in attrs.items()}
+
+    def build(self) -> Compiled:
+        model = self.model
+        deal_size = sum(self._constant(s.count) for s in model.setup if isinstance(s, m.Deal))
+        if deal_size * self.players > len(self.face_of):
+            raise ConfigError(f"the deck of {len(self.face_of)} cards cannot deal {deal_size} to each of "
+                              f"{self.players} players")
+        setup = tuple(("shuffle", self.zone_index[s.zone]) if isinstance(s, m.Shuffle)
+                      else ("deal", self._constant(s.count), self.zone_index[s.source], self.zone_index[s.dest])
+                      for s in model.setup)
+        plays = tuple(self._play(i, p) for i, p in enumerate(model.plays))
+        by_name = {p.name: p for p in plays}
+        turn = tuple(CStep("play", plays=tuple(by_name[n] for n in step.plays), or_pass=step.or_pass)
+                     if isinstance(step, m.PlayStep) else
+                     CStep("draw", count=self.expr(step.count, {}), source=self.zone_index[step.source],
+                           dest=self.zone_index[step.dest])
+                     for step in model.turn)
+        score_slot = len(FIXED_SLOTS) + 1
+        return Compiled(
+            model=model, players=self.players, params=self.params, faces=self.faces,
+            face_index={f.lower(): i for i, f in enumerate(self.faces)}, face_of=self.face_of,
+            attributes=self.attributes, zone_index=self.zone_index, setup=setup, plays=plays, turn=turn,
+            round_ends=tuple((r.name, self.expr(r.cond, {})) for r in model.round_ends),
+            score=self.expr(model.score.expr, {model.score.var: score_slot}), score_slot=score_slot,
+            until=self.expr(model.match.until, {}), starter=self.expr(model.match.starter, {}))
+
+    def _constant(self, e) -> int:
+        return int(self.expr(e, {})([None] * ENV_SIZE))
+
+    def _play(self, index: int, p: m.Play) -> CPlay:
+        effects = tuple(self._merge(e) for e in p.effects)
+        return CPlay(
+            index, p.name, self.zone_index[p.card_zone],
+            self.expr(p.card_filter, {}) if p.card_filter is not None else None,
+            self.zone_index[p.dest_zone], p.dest_seats,
+            self._condition(p.new_pile), self._condition(p.onto_pile), effects, p)
+
+    def _condition(self, c: m.Condition | None) -> Fn | None:
+        if c is None:
+            return None
+        if c.expr is None:
+            return lambda env: True
+        return self.expr(c.expr, {})
+
+    def _merge(self, e: m.Merge) -> Fn:
+        """Every other pile of the collection that meets the condition goes under the pile that
+        received the card, in the order the piles stood; the receiving pile keeps its place."""
+        slot = len(FIXED_SLOTS) + 1
+        collection = self.expr(e.collection, {})
+        where = self.expr(e.where, {e.var: slot}) if e.where is not None else (lambda env: True)
+
+        def merge(env):
+            receiving = env[PILE]
+            piles = collection(env)
+            under, kept = [], []
+            for pile in piles:
+                if pile is not receiving:
+                    env[slot] = pile
+                    if where(env):
+                        under.extend(pile)
+                        continue
+                kept.append(pile)
+            if under:
+                receiving[:0] = under
+                piles[:] = kept
+
+        return merge
+
+    # ---------------------------------------------------------------- expressions
+
+    def expr(self, e, slots: dict[str, int]) -> Fn:
+        """A closure computing `e`; `slots` maps bound variables to env slots."""
+        match e:
+            case m.Const(value=value):
+                return lambda env: value
+            case m.ParamRef(name=name):
+                value = self.params[name]
+                return lambda env: value
+            case m.Ref(name=name):
+                return self._ref(name, slots)
+            case m.ZoneRef(zone=zone, seat=seat):
+                zi = self.zone_index[zone]
+                if seat is None:
+                    return lambda env: env[ZONES][zi]
+                if isinstance(seat, m.Ref) and self._slot(seat.name, slots) is not None:
+                    si = self._slot(seat.name, slots)
+                    return lambda env: env[ZONES][zi][env[si]]
+                who = self.expr(seat, slots)
+                return lambda env: env[ZONES][zi][who(env)]
+            case m.AttrOf(obj=obj, attr=attr, type=t):
+                return self._attr(obj, self.attributes[attr], t.startswith("list:"), slots)
+            case m.Call(function=fn, args=(arg,)):
+                return self._call(fn, arg, slots)
+            case m.Each():
+                return self._each(e, slots)
+            case m.Op(op=op, left=left, right=right):
+                return self._op(op, self.expr(left, slots), self.expr(right, slots))
+            case m.Unary(op="not", operand=x):
+                f = self.expr(x, slots)
+                return lambda env: not f(env)
+            case m.Unary(operand=x):
+                f = self.expr(x, slots)
+                return lambda env: -f(env)
+            case m.If(cond=c, then=a, otherwise=b):
+                fc, fa, fb = self.expr(c, slots), self.expr(a, slots), self.expr(b, slots)
+                return lambda env: fa(env) if fc(env) else fb(env)
+            case m.Quantifier(kind=kind, var=var, collection=coll, body=body):
+                slot = self._fresh(slots)
+                fcoll, fbody = self.expr(coll, slots), self.expr(body, {**slots, var: slot})
+                if kind == "some":
+                    def some(env):
+                        for x in fcoll(env):
+                            env[slot] = x
+                            if fbody(env):
+                                return True
+                        return False
+                    return some
+
+                def every(env):
+                    for x in fcoll(env):
+                        env[slot] = x
+                        if not fbody(env):
+                            return False
+                    return True
+                return every
+        raise TypeError(f"cannot compile {e!r}")
+
+    def _slot(self, name: str, slots: dict[str, int]) -> int | None:
+        return slots.get(name, FIXED_SLOTS.get(name))
+
+    @staticmethod
+    def _fresh(slots: dict[str, int]) -> int:
+        return max([len(FIXED_SLOTS) + 1, *(s + 1 for s in slots.values())])
+
+    def _ref(self, name: str, slots: dict[str, int]) -> Fn:
+        if name == "seats":
+            seats = tuple(range(self.players))
+            return lambda env: seats
+        if name == "players":
+            n = self.players
+            return lambda env: n
+        slot = self._slot(name, slots)
+        return lambda env: env[slot]
+
+    def _attr(self, obj, table: tuple, many: bool, slots) -> Fn:
+        if many:
+            f = self.expr(obj, slots)
+            return lambda env: [table[c] for c in f(env)]
+        # the two shapes that conditions use most, read without an extra call
+        if isinstance(obj, m.Ref) and self._slot(obj.name, slots) is not None:
+            slot = self._slot(obj.name, slots)
+            return lambda env: table[env[slot]]
+        if isinstance(obj, m.Call) and obj.function == "top" and isinstance(obj.args[0], m.Ref):
+            slot = self._slot(obj.args[0].name, slots)
+            return lambda env: table[env[slot][-1]]
+        f = self.expr(obj, slots)
+        return lambda env: table[f(env)]
+
+    def _call(self, fn: str, arg, slots) -> Fn:
+        f = self.expr(arg, slots)
+        t = arg.type
+        if fn == "count":
+            if t == "zone:piles":
+                return lambda env: sum(len(p) for p in f(env))
+            return lambda env: len(f(env))
+        if fn == "piles":
+            return f  # a zone of piles is its list of piles
+        if fn == "tops":
+            return lambda env: [p[-1] for p in f(env)]
+        if fn == "top":
+            return lambda env: f(env)[-1]
+        if fn == "cards":
+            if t == "zone:piles":
+                return lambda env: [c for p in f(env) for c in p]
+            return f
+        if fn == "sum":
+            return lambda env: sum(f(env))
+        if fn == "max":
+            return lambda env: max(f(env), default=0)
+        if fn == "min":
+            return lambda env: min(f(env), default=0)
+        if fn == "distinct":
+            return lambda env: list(dict.fromkeys(f(env)))
+        raise TypeError(f"cannot compile call {fn}")
+
+    def _each(self, e: m.Each, slots) -> Fn:
+        slot = self._fresh(slots)
+        coll, body = self.expr(e.collection, slots), self.expr(e.body, {**slots, e.var: slot})
+
+        def values(env):
+            for x in coll(env):
+                env[slot] = x
+                yield body(env)
+
+        if e.function == "count":
+            return lambda env: sum(1 for v in values(env) if v)
+        if e.function == "sum":
+            return lambda env: sum(values(env))
+        if e.function == "max":
+            return lambda env: max(values(env), default=0)
+        return lambda env: min(values(env), default=0)
+
+    @staticmethod
+    def _op(op: str, a: Fn, b: Fn) -> Fn:
+        match op:
+            case "and":
+                return lambda env: a(env) and b(env)
+            case "or":
+                return lambda env: a(env) or b(env)
+            case "==":
+                return lambda env: a(env) == b(env)
+            case "!=":
+                return lambda env: a(env) != b(env)
+            case "<":
+                return lambda env: a(env) < b(env)
+            case "<=":
+                return lambda env: a(env) <= b(env)
+            case ">":
+                return lambda env: a(env) > b(env)
+            case ">=":
+                return lambda env: a(env) >= b(env)
+            case "+":
+                return lambda env: a(env) + b(env)
+            case "-":
+                return lambda env: a(env) - b(env)
+            case "*":
+                return lambda env: a(env) * b(env)
+            case "/":  # whole division; by zero gives 0, so no ruleset can crash the engine
+                return lambda env: a(env) // y if (y := b(env)) else 0
+            case "%":
+                return lambda env: (a(env) % y) if (y := b(env)) else 0
+        raise TypeError(f"no operator {op}")

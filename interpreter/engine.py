@@ -1,0 +1,369 @@
+"""The engine: plain-data state, the distinct legal moves, apply, and what each seat may see.
+
+One seeded `random.Random` owns all chance, so a seed and a list of moves replay a game
+exactly. The engine runs the compiled turn program: automatic steps (draws) run by themselves;
+a play step waits for its seat's decision; a seat with no legal play passes. After every step
+the round's end conditions are checked; a round's end scores it, and the match goes on until
+its `until` holds.
+
+The hot path works on *actions*, tuples `(play, face, seat, pile)` with pile -1 for a new pile;
+`Move`s are their readable form for people, logs and scenarios.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .compile import CARD, ENV_SIZE, OWNER, PILE, ROUND, SELF, TARGET, TOTALS, ZONES, Compiled, CPlay, CStep
+from .notation import IllegalMoveError, Move, MoveError, parse_move
+from .unparse import unparse
+
+MAX_ROUNDS = 10_000
+
+
+class EngineError(Exception):
+    """A ruleset that cannot go on: a round that cannot end, a match that never ends."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    round: int
+    reason: str
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    plays: int
+
+
+@dataclass
+class State:
+    """Everything that changes during a match, as plain lists and numbers."""
+
+    zones: list  # per zone: a list (shared) or a list of lists, one per seat
+    totals: list[int]
+    round: int = 0
+    active: int = 0  # the seat whose turn it is
+    step: int = 0  # the index of the turn step under way
+    over: bool = False
+    plays: int = 0  # plays in the whole match
+    round_plays: int = 0
+    idle_turns: int = 0  # turns in a row with no play: a round that can no longer end shows here
+    results: list[RoundResult] = field(default_factory=list)
+
+    def copy(self) -> "State":
+        return State(_deep(self.zones), list(self.totals), self.round, self.active, self.step, self.over, self.plays,
+                     self.round_plays, self.idle_turns, list(self.results))
+
+
+def _deep(x):
+    return [_deep(y) for y in x] if isinstance(x, list) else x
+
+
+def cite(provenance) -> str:
+    """A clause's provenance in one line: its sources, rulings and assumptions."""
+    parts = [*provenance.sources, *(f"ruling: {r}" for r in provenance.rulings),
+             *(f"assumed: {a}" for a in provenance.assumptions)]
+    return "; ".join(parts)
+
+
+class Game:
+    """One match of a compiled ruleset."""
+
+    def __init__(self, compiled: Compiled, seed: int = 0, *, deal: bool = True):
+        self.c = compiled
+        self.n = compiled.players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.env: list = [None] * ENV_SIZE
+        self.state = State(self._empty_zones(), [0] * self.n)
+        self._actions: list[tuple] = []
+        others = [tuple(s for s in range(self.n) if s != seat) for seat in range(self.n)]
+        self._dest = {"any": [tuple(range(self.n))] * self.n, "other": others,
+                      "self": [(seat,) for seat in range(self.n)]}
+        if deal:
+            self._start_round()
+            self._advance()
+
+    # ---------------------------------------------------------------- reading
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose decision the game waits for, or None when the match is over."""
+        return None if self.state.over else self.state.active
+
+    def actions(self) -> list[tuple]:
+        """The distinct actions open to the seat to move."""
+        return self._actions
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if seat != self.to_move:
+            return []
+        return [self.move_of(a) for a in self._actions]
+
+    def move_of(self, action: tuple) -> Move:
+        play, face, seat, pile = action
+        return Move(play.name, self.c.faces[face], seat, None if pile < 0 else pile)
+
+    def open_plays(self) -> tuple[str, ...]:
+        if self.state.over:
+            return ()
+        step = self.c.turn[self.state.step]
+        return tuple(p.name for p in step.plays) if step.kind == "play" else ()
+
+    def winners(self) -> list[int]:
+        totals = self.state.totals
+        best = (min if self.c.model.match.winner == "lowest" else max)(totals)
+        return [s for s, t in enumerate(totals) if t == best]
+
+    def view(self, seat: int) -> dict:
+        """What `seat` may see: public zones, its own owner-only zones, counts of the rest."""
+        st = self.state
+        zones = {}
+        for zone, content in zip(self.c.model.zones, st.zones):
+            if zone.per_seat:
+                zones[zone.name] = [self._show(zone, content[s], zone.visibility == "public" or
+                                               (zone.visibility == "owner" and s == seat)) for s in range(self.n)]
+            else:
+                zones[zone.name] = self._show(zone, content, zone.visibility == "public")
+        last = st.results[-1] if st.results else None
+        return {
+            "seat": seat, "players": self.n, "round": st.round, "to_move": self.to_move, "active": st.active,
+            "totals": list(st.totals), "over": st.over, "zones": zones,
+            "last_round": None if last is None else
+            {"round": last.round, "reason": last.reason, "scores": list(last.scores)},
+        }
+
+    def _show(self, zone, content, visible: bool):
+        faces, face_of = self.c.faces, self.c.face_of
+        if not visible:
+            cards = sum(len(p) for p in content) if zone.piles else len(content)
+            return {"count": cards, "piles": len(content)} if zone.piles else {"count": cards}
+        if zone.piles:
+            return [[faces[face_of[c]] for c in pile] for pile in content]
+        return [faces[face_of[c]] for c in content]
+
+    # ---------------------------------------------------------------- moving
+
+    def apply(self, move: Move | str) -> None:
+        """Play a move given as a `Move` or as text; raise a `MoveError` saying why not."""
+        if isinstance(move, str):
+            move = parse_move(move, self.open_plays())
+        action = self.action_of(move)
+        self.play(action)
+
+    def action_of(self, move: Move) -> tuple:
+        """The action a move names, or an `IllegalMoveError` that says which rule forbids it."""
+        if self.state.over:
+            raise IllegalMoveError("the match is over")
+        face = self.c.face_index.get(move.card.lower(), -1)
+        for action in self._actions:
+            play, f, seat, pile = action
+            if play.name == move.play and f == face and seat == move.seat and pile == (
+                    -1 if move.pile is None else move.pile):
+                return action
+        raise IllegalMoveError(self.why_illegal(move), str(move))
+
+    def play(self, action: tuple) -> None:
+        """Apply one of `actions()` as it is: the fast path for bots; no check beyond that."""
+        play, face, target_seat, pile_index = action
+        st, env = self.state, self.env
+        seat = st.active
+        hand = st.zones[play.card_zone][seat]
+        face_of = self.c.face_of
+        for k, card in enumerate(hand):
+            if face_of[card] == face:
+                del hand[k]
+                break
+        else:
+            raise IllegalMoveError(f"seat {seat} holds no {self.c.faces[face]}")
+        zone = st.zones[play.dest_zone][target_seat]
+        env[SELF], env[CARD], env[TARGET], env[OWNER] = seat, card, zone, target_seat
+        if play.new_pile is None and play.onto_pile is None:
+            zone.append(card)
+        elif pile_index < 0:
+            pile = [card]
+            zone.append(pile)
+            env[PILE] = pile
+        else:
+            pile = zone[pile_index]
+            pile.append(card)
+            env[PILE] = pile
+        for effect in play.effects:
+            effect(env)
+        st.plays += 1
+        st.round_plays += 1
+        st.idle_turns = 0
+        st.step += 1
+        reason = self._round_end()
+        if reason is not None:
+            self._end_round(reason)
+        self._advance()
+
+    # ---------------------------------------------------------------- the turn program
+
+    def _advance(self) -> None:
+        """Run automatic steps until a seat must decide or the match is over."""
+        st, turn, env = self.state, self.c.turn, self.env
+        while not st.over:
+            if st.step >= len(turn):
+                st.step = 0
+                st.active = (st.active + 1) % self.n
+            step = turn[st.step]
+            if step.kind == "play":
+                actions = self._generate(st.active, step)
+                if actions:
+                    self._actions = actions
+                    return
+                st.idle_turns += 1
+                if st.idle_turns > self.n * (self.c.deck_size + 2):
+                    raise EngineError(f"round {st.round} cannot end: every seat passes and no 'end round' "
+                                      "condition holds")
+            else:
+                source = st.zones[step.source]
+                hand = st.zones[step.dest][st.active]
+                for _ in range(min(step.count(env), len(source))):
+                    hand.append(source.pop())
+            st.step += 1
+            reason = self._round_end()
+            if reason is not None:
+                self._end_round(reason)
+        self._actions = []
+
+    def _generate(self, seat: int, step: CStep) -> list[tuple]:
+        env, zones, face_of = self.env, self.state.zones, self.c.face_of
+        env[SELF] = seat
+        out = []
+        for play in step.plays:
+            hand = zones[play.card_zone][seat]
+            if not hand:
+                continue
+            distinct = {}
+            for card in hand:
+                distinct.setdefault(face_of[card], card)
+            dest = zones[play.dest_zone]
+            seats = self._dest[play.dest_seats][seat]
+            new, onto, keep = play.new_pile, play.onto_pile, play.card_filter
+            plain = new is None and onto is None
+            for face, card in distinct.items():
+                env[CARD] = card
+                if keep is not None and not keep(env):
+                    continue
+                for t in seats:
+                    zone = dest[t]
+                    env[TARGET], env[OWNER] = zone, t
+                    if plain or (new is not None and new(env)):
+                        out.append((play, face, t, -1))
+                    if onto is not None:
+                        for i, pile in enumerate(zone):
+                            env[PILE] = pile
+                            if onto(env):
+                                out.append((play, face, t, i))
+        return out
+
+    def _round_end(self) -> str | None:
+        env = self.env
+        for name, cond in self.c.round_ends:
+            if cond(env):
+                return name
+        return None
+
+    def _end_round(self, reason: str) -> None:
+        st, env = self.state, self.env
+        slot = self.c.score_slot
+        scores = []
+        for seat in range(self.n):
+            env[slot] = seat
+            scores.append(self.c.score(env))
+        st.totals = [a + b for a, b in zip(st.totals, scores)]
+        st.results.append(RoundResult(st.round, reason, tuple(scores), tuple(st.totals), st.round_plays))
+        env[TOTALS], env[ROUND] = st.totals, st.round + 1
+        if self.c.until(env):
+            st.over = True
+            return
+        if st.round + 1 >= MAX_ROUNDS:
+            raise EngineError(f"the match has not ended after {MAX_ROUNDS:,} rounds: its 'until' never holds")
+        st.round += 1
+        self._start_round()
+
+    def _empty_zones(self) -> list:
+        return [[[] for _ in range(self.n)] if z.per_seat else [] for z in self.c.model.zones]
+
+    def _start_round(self) -> None:
+        st, env = self.state, self.env
+        st.zones = self._empty_zones()
+        env[ZONES], env[ROUND], env[TOTALS] = st.zones, st.round, st.totals
+        st.active = self.c.starter(env) % self.n
+        st.step, st.round_plays, st.idle_turns = 0, 0, 0
+        order = [(st.active + k) % self.n for k in range(self.n)]
+        for op in self.c.setup:
+            if op[0] == "shuffle":
+                deck = list(range(self.c.deck_size))
+                self.rng.shuffle(deck)
+                st.zones[op[1]] = deck
+            else:
+                _, count, source, dest = op
+                for seat in order:
+                    pile, hand = st.zones[source], st.zones[dest][seat]
+                    for _ in range(min(count, len(pile))):
+                        hand.append(pile.pop())
+        env[ZONES] = st.zones
+
+    # ---------------------------------------------------------------- explaining
+
+    def why_illegal(self, move: Move) -> str:
+        """Which rule forbids `move` now, with that rule's provenance."""
+        if self.state.over:
+            return "the match is over"
+        open_plays = self.open_plays()
+        play = next((p for p in self.c.plays if p.name == move.play), None)
+        if play is None:
+            return f"there is no play '{move.play}'; the plays open now: {', '.join(open_plays) or 'none'}"
+        if play.name not in open_plays:
+            return f"'{play.name}' is not open now; open: {', '.join(open_plays) or 'none'}"
+        seat = self.state.active
+        face = self.c.face_index.get(move.card.lower())
+        if face is None:
+            return f"no card is called '{move.card}'"
+        env, zones = self.env, self.state.zones
+        model = play.model
+        card = next((c for c in zones[play.card_zone][seat] if self.c.face_of[c] == face), None)
+        if card is None:
+            return f"seat {seat} holds no {self.c.faces[face]} in {model.card_zone}"
+        env[SELF], env[CARD] = seat, card
+        if play.card_filter is not None and not play.card_filter(env):
+            return self._because(f"{self.c.faces[face]} may not be played", model.card_filter, model.card_provenance)
+        if not 0 <= move.seat < self.n:
+            return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
+        if move.seat not in self._dest[play.dest_seats][seat]:
+            return self._because(f"'{play.name}' may not go to seat {move.seat}",
+                                 f"to {model.dest_zone} of {model.dest_seats} seat", model.dest_provenance)
+        zone = zones[play.dest_zone][move.seat]
+        env[TARGET], env[OWNER] = zone, move.seat
+        if move.pile is None:
+            if play.new_pile is None and play.onto_pile is not None:
+                return f"'{play.name}' makes no new pile: name a pile, e.g. @{move.seat}/0"
+            return self._because("a new pile is not allowed here", model.new_pile.expr, model.new_pile.provenance)
+        if play.onto_pile is None:
+            return f"'{play.name}' does not go onto a pile: write @{move.seat} without /{move.pile}"
+        if not 0 <= move.pile < len(zone):
+            return f"seat {move.seat}'s {model.dest_zone} has {len(zone)} piles" + (
+                f", numbered 0 to {len(zone) - 1}" if zone else "")
+        return self._because(f"{self.c.faces[face]} may not go onto pile {move.pile}", model.onto_pile.expr,
+                             model.onto_pile.provenance)
+
+    @staticmethod
+    def _because(what: str, condition, provenance) -> str:
+        rule = condition if isinstance(condition, str) else unparse(condition)
+        where = cite(provenance)
+        return f"{what}: the rule is `{rule}`" + (f" ({where})" if where else "") + (
+            f" [line {provenance.line}]" if provenance.line else "")
+
+
+def new_game(compiled: Compiled, seed: int = 0) -> Game:
+    return Game(compiled, seed)
+
+
+__all__ = ["Game", "State", "RoundResult", "EngineError", "MoveError", "new_game", "cite"]

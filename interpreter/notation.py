@@ -1,0 +1,83 @@
+"""The move notation, typed by people, written in logs and scenario files.
+
+    put blue14 @2        play `put` with a blue14 from the hand: a new pile in seat 2's zone
+    put blue14 @2/0      the same card onto pile 0 of seat 2's zone
+    blue14 @2            the play's name may be left out when one play is open
+
+Seats and piles count from 0, as in every view. A `Move` is a small tuple whose `str` is its
+canonical text, so text -> Move -> text round-trips. Three errors tell a bad spelling, an
+illegal move and an ambiguous one apart (python-chess does the same).
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+
+class Move(NamedTuple):
+    play: str
+    card: str
+    seat: int
+    pile: int | None = None  # None: a new pile, or a zone of plain cards
+
+    def __str__(self) -> str:
+        return f"{self.play} {self.card} @{self.seat}" + ("" if self.pile is None else f"/{self.pile}")
+
+
+class MoveError(ValueError):
+    """A typed move that cannot be played; `column` (1-based) points into the typed text."""
+
+    def __init__(self, message: str, text: str = "", column: int = 0, hint: str = ""):
+        super().__init__(message)
+        self.message, self.text, self.column, self.hint = message, text, column, hint
+
+    def render(self) -> str:
+        out = [self.message]
+        if self.text and self.column:
+            out += [f"    {self.text}", "    " + " " * (self.column - 1) + "^"]
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+
+class MoveSyntaxError(MoveError):
+    """The text is not a move in the notation."""
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that the rules do not allow now."""
+
+
+class AmbiguousMoveError(MoveError):
+    """A shortened move that fits more than one play."""
+
+
+_TARGET = re.compile(r"@(\d{1,3})(?:/(\d{1,3}))?$")
+HELP = "write PLAY CARD @SEAT for a new pile or PLAY CARD @SEAT/PILE onto a pile, e.g. put blue14 @1/0"
+
+
+def parse_move(text: str, open_plays: tuple[str, ...]) -> Move:
+    """Read a typed move. `open_plays` are the plays open now, used when the name is left out."""
+    words = [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", text)]
+    if not words:
+        raise MoveSyntaxError("an empty move", text, 1, HELP)
+    target, column = words[-1]
+    found = _TARGET.match(target)
+    if not found:
+        raise MoveSyntaxError(f"'{target}' is not a target", text, column,
+                              "a target is @SEAT or @SEAT/PILE, e.g. @1 or @1/0")
+    rest = words[:-1]
+    if len(rest) == 2:
+        (play, _), (card, _) = rest
+    elif len(rest) == 1:
+        card = rest[0][0]
+        if len(open_plays) != 1:
+            if not open_plays:
+                raise IllegalMoveError("no play is open now", text, 1)
+            raise AmbiguousMoveError(f"'{text.strip()}' could be any of: {', '.join(open_plays)}", text, 1,
+                                     "name the play first, e.g. " + f"{open_plays[0]} {card} {target}")
+        play = open_plays[0]
+    else:
+        raise MoveSyntaxError("a move is PLAY CARD @SEAT[/PILE]", text, words[0][1] if not rest else rest[-1][1], HELP)
+    pile = found.group(2)
+    return Move(play, card, int(found.group(1)), int(pile) if pile is not None else None)
