@@ -18,9 +18,10 @@ MAX_COPIES = 1_000
 MAX_ATTRIBUTE_VALUES = 1_000
 
 # The context names each kind of expression sees, beyond the ruleset's own names.
-GLOBAL = {"seats": "list:seat", "players": "int"}
+GLOBAL = {"seats": "list:seat", "players": "int", "passes": "int"}
 PLAY_CARD = {**GLOBAL, "self": "seat", "card": "card"}
 PLAY_TARGET = {**PLAY_CARD, "target": "zone", "owner": "seat"}
+TURN_STEP = {**GLOBAL, "self": "seat", "passed": "bool"}
 MATCH_UNTIL = {**GLOBAL, "totals": "list:int", "round": "int"}
 MATCH_STARTER = {**GLOBAL, "round": "int"}
 
@@ -339,13 +340,14 @@ class Checker:
             if item.kind == "shuffle":
                 zone = self._zone(item.parts[0], per_seat=False, piles=False)
                 steps.append(m.Shuffle(zone.name if zone else "", prov))
-            elif item.kind == "deal":
+            elif item.kind in ("deal", "move"):
                 count, source, dest = item.parts
                 count = self._int(count, GLOBAL)
                 src = self._zone(source, per_seat=False, piles=False)
-                dst = self._zone(dest, per_seat=True, piles=False)
+                dst = self._zone(dest, per_seat=item.kind == "deal", piles=False)
                 if count is not None and src and dst:
-                    steps.append(m.Deal(count, src.name, dst.name, prov))
+                    make = m.Deal if item.kind == "deal" else m.Transfer
+                    steps.append(make(count, src.name, dst.name, prov))
         if c and not any(isinstance(step, m.Shuffle) for step in steps):
             self.sink.error("setup never puts the deck anywhere", c.span, "start it with: shuffle deck into ZONE")
         return tuple(steps)
@@ -362,8 +364,8 @@ class Checker:
                 where = self._bool(item.parts[1], PLAY_CARD) if item.parts[1] is not None else None
                 card = (zone.name if zone else "", where, prov)
             elif item.kind == "to":
-                zone = self._zone(item.parts[0], per_seat=True)
-                seats = {"any_seat": "any", "other_seat": "other", "self_seat": "self"}[item.parts[1]]
+                zone = self._zone(item.parts[0], per_seat=item.parts[1] is not None)
+                seats = {"any_seat": "any", "other_seat": "other", "self_seat": "self", None: ""}[item.parts[1]]
                 to = (zone, seats, prov)
                 if zone is not None:
                     target = {**PLAY_TARGET, "target": "zone:piles" if zone.piles else "zone"}
@@ -406,20 +408,22 @@ class Checker:
         for item in c.items if c else ():
             prov = _provenance(item.provs, item.span)
             if item.kind == "play_step":
-                names, or_pass = item.parts
+                names, or_pass, guard = item.parts
                 for ident in names:
                     if ident.text not in self.names.plays:
                         self.sink.error(f"no play '{ident.text}'", ident.span,
                                         _near(ident.text, self.names.plays) or "define it: play NAME { ... }")
                     self.names.used.add(("play", ident.text))
-                steps.append(m.PlayStep(tuple(i.text for i in names), or_pass, prov))
+                when = self._bool(guard, TURN_STEP) if guard is not None else None
+                steps.append(m.PlayStep(tuple(i.text for i in names), or_pass, when, prov))
             elif item.kind == "draw":
-                count, source, dest = item.parts
-                count = self._int(count, GLOBAL)
+                count, source, dest, guard = item.parts
+                count = self._int(count, TURN_STEP)
+                when = self._bool(guard, TURN_STEP) if guard is not None else None
                 src = self._zone(source, per_seat=False, piles=False)
                 dst = self._zone(dest, per_seat=True, piles=False)
                 if count is not None and src and dst:
-                    steps.append(m.Draw(count, src.name, dst.name, prov))
+                    steps.append(m.Draw(count, src.name, dst.name, when, prov))
         if c and not any(isinstance(step, m.PlayStep) for step in steps):
             self.sink.error("the turn has no play step: nothing would ever happen", c.span,
                             "add: play one of NAME or pass")
@@ -476,22 +480,25 @@ class Checker:
         if players is None or not deck:
             return
         size = sum(card.copies for card in deck)
-        per_seat = 0
+        per_seat = once = 0
         for step in setup:
-            if isinstance(step, m.Deal):
+            if isinstance(step, (m.Deal, m.Transfer)):
                 count = self._constant(step.count)
                 if count is None:
                     continue
                 if count < 0:
                     line = step.provenance.line
-                    self.sink.error(f"setup deals {count} cards", Span.point(line, step.provenance.column),
-                                    "deal a count of zero or more")
-                per_seat += max(count, 0)
+                    self.sink.error(f"setup moves {count} cards", Span.point(line, step.provenance.column),
+                                    "move a count of zero or more")
+                if isinstance(step, m.Deal):
+                    per_seat += max(count, 0)
+                else:
+                    once += max(count, 0)
         most = players[0][1]
-        if per_seat * most > size:
-            fewest_ok = size // per_seat if per_seat else most
+        if per_seat * most + once > size:
+            fewest_ok = (size - once) // per_seat if per_seat else 0
             self.sink.error(f"the deck of {size} cards cannot deal {per_seat} to each of {most} players "
-                            f"({per_seat * most} cards)", self._clause_span("setup"),
+                            f"({per_seat * most + once} cards with the rest of setup)", self._clause_span("setup"),
                             f"allow at most {fewest_ok} players, deal fewer cards, or add cards")
 
     def _constant(self, expr) -> int | None:
@@ -664,7 +671,7 @@ class Checker:
             "max": "max(LIST of numbers) or max(x in LIST: NUMBER)",
             "min": "min(LIST of numbers) or min(x in LIST: NUMBER)",
             "distinct": "distinct(LIST)", "piles": "piles(ZONE of piles)", "tops": "tops(ZONE of piles)",
-            "top": "top(PILE)", "cards": "cards(ZONE or PILE)", "values": "values(ATTRIBUTE)",
+            "top": "top(PILE or ZONE of cards)", "cards": "cards(ZONE or PILE)", "values": "values(ATTRIBUTE)",
         }
         if fn not in signatures:
             self.sink.error(f"no function '{fn}'", e.function.span,
@@ -694,7 +701,7 @@ class Checker:
             "sum": t == "list:int", "max": t == "list:int", "min": t == "list:int",
             "distinct": t.startswith("list:") and t != "list:pile",
             "piles": t == "zone:piles", "tops": t == "zone:piles",
-            "top": t == "pile", "cards": t in ("zone", "zone:piles", "pile"),
+            "top": t in ("pile", "zone"), "cards": t in ("zone", "zone:piles", "pile"),
         }[fn]
         if not ok:
             self.sink.error(f"{fn}(...) does not take {_show(t)}", arg.span, signatures[fn])

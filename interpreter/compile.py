@@ -14,9 +14,9 @@ from . import model as m
 Fn = Callable[[list], object]
 
 # env slots: the state's zones, then the context names; bound variables follow.
-ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS = range(8)
+ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES = range(10)
 FIXED_SLOTS = {"self": SELF, "card": CARD, "target": TARGET, "pile": PILE, "owner": OWNER,
-               "round": ROUND, "totals": TOTALS}
+               "round": ROUND, "totals": TOTALS, "passed": PASSED, "passes": PASSES}
 ENV_SIZE = 96  # fixed slots, and one per nested binder (parse.MAX_DEPTH bounds those)
 
 
@@ -31,7 +31,7 @@ class CPlay:
     card_zone: int
     card_filter: Fn | None
     dest_zone: int
-    dest_seats: str
+    dest_seats: str  # "" for a shared zone
     new_pile: Fn | None  # None: the play allows no new pile
     onto_pile: Fn | None  # None: the play allows no stacking
     effects: tuple[Fn, ...]
@@ -41,6 +41,7 @@ class CPlay:
 @dataclass(frozen=True)
 class CStep:
     kind: str  # "play", "draw"
+    when: Fn | None = None
     plays: tuple[CPlay, ...] = ()
     or_pass: bool = False
     count: Fn | None = None
@@ -56,9 +57,9 @@ class Compiled:
     faces: tuple[str, ...]  # face index -> its text
     face_index: dict[str, int]  # lower-case text -> face index
     face_of: tuple[int, ...]  # card -> face index
-    attributes: dict[str, tuple]  # attribute -> value per card
+    attributes: dict[str, tuple]  # attribute -> value per card, and last the "no card" entry
     zone_index: dict[str, int]
-    setup: tuple[tuple, ...]  # ("shuffle", zone) | ("deal", count, source, dest)
+    setup: tuple[tuple, ...]  # ("shuffle", zone) | ("deal" | "move", count, source, dest)
     plays: tuple[CPlay, ...]
     turn: tuple[CStep, ...]
     round_ends: tuple[tuple[str, Fn], ...]
@@ -105,7 +106,11 @@ class _Compiler:
                     attrs[a].append(values.get(a))
             faces.append(card.face)
         self.faces, self.face_of = tuple(faces), tuple(face_of)
-        self.attributes = {a: tuple(v) for a, v in attrs.items()}
+        # `top` of an empty zone is the card numbered deck size, "no card": its enum values
+        # equal nothing and its numbers are 0, so no condition can fail on an empty zone.
+        self.no_card = len(face_of)
+        kinds = {a.name: a.is_enum for a in model.attributes}
+        self.attributes = {a: (*v, "" if kinds[a] else 0) for a, v in attrs.items()}
 
     def build(self) -> Compiled:
         model = self.model
@@ -114,14 +119,16 @@ class _Compiler:
             raise ConfigError(f"the deck of {len(self.face_of)} cards cannot deal {deal_size} to each of "
                               f"{self.players} players")
         setup = tuple(("shuffle", self.zone_index[s.zone]) if isinstance(s, m.Shuffle)
-                      else ("deal", self._constant(s.count), self.zone_index[s.source], self.zone_index[s.dest])
+                      else ("deal" if isinstance(s, m.Deal) else "move", self._constant(s.count),
+                            self.zone_index[s.source], self.zone_index[s.dest])
                       for s in model.setup)
         plays = tuple(self._play(i, p) for i, p in enumerate(model.plays))
         by_name = {p.name: p for p in plays}
-        turn = tuple(CStep("play", plays=tuple(by_name[n] for n in step.plays), or_pass=step.or_pass)
+        turn = tuple(CStep("play", self._guard(step.when), plays=tuple(by_name[n] for n in step.plays),
+                           or_pass=step.or_pass)
                      if isinstance(step, m.PlayStep) else
-                     CStep("draw", count=self.expr(step.count, {}), source=self.zone_index[step.source],
-                           dest=self.zone_index[step.dest])
+                     CStep("draw", self._guard(step.when), count=self.expr(step.count, {}),
+                           source=self.zone_index[step.source], dest=self.zone_index[step.dest])
                      for step in model.turn)
         score_slot = len(FIXED_SLOTS) + 1
         return Compiled(
@@ -131,6 +138,9 @@ class _Compiler:
             round_ends=tuple((r.name, self.expr(r.cond, {})) for r in model.round_ends),
             score=self.expr(model.score.expr, {model.score.var: score_slot}), score_slot=score_slot,
             until=self.expr(model.match.until, {}), starter=self.expr(model.match.starter, {}))
+
+    def _guard(self, e) -> Fn | None:
+        return None if e is None else self.expr(e, {})
 
     def _constant(self, e) -> int:
         return int(self.expr(e, {})([None] * ENV_SIZE))
@@ -259,8 +269,8 @@ class _Compiler:
             slot = self._slot(obj.name, slots)
             return lambda env: table[env[slot]]
         if isinstance(obj, m.Call) and obj.function == "top" and isinstance(obj.args[0], m.Ref):
-            slot = self._slot(obj.args[0].name, slots)
-            return lambda env: table[env[slot][-1]]
+            slot, none = self._slot(obj.args[0].name, slots), self.no_card
+            return lambda env: table[z[-1] if (z := env[slot]) else none]
         f = self.expr(obj, slots)
         return lambda env: table[f(env)]
 
@@ -276,7 +286,8 @@ class _Compiler:
         if fn == "tops":
             return lambda env: [p[-1] for p in f(env)]
         if fn == "top":
-            return lambda env: f(env)[-1]
+            none = self.no_card
+            return lambda env: z[-1] if (z := f(env)) else none
         if fn == "cards":
             if t == "zone:piles":
                 return lambda env: [c for p in f(env) for c in p]

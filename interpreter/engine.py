@@ -6,7 +6,8 @@ a play step waits for its seat's decision; a seat with no legal play passes. Aft
 the round's end conditions are checked; a round's end scores it, and the match goes on until
 its `until` holds.
 
-The hot path works on *actions*, tuples `(play, face, seat, pile)` with pile -1 for a new pile;
+The hot path works on *actions*, tuples `(play, face, seat, pile)` with pile -1 for a new pile
+(or a zone of plain cards) and seat -1 for a shared zone;
 `Move`s are their readable form for people, logs and scenarios.
 """
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .compile import CARD, ENV_SIZE, OWNER, PILE, ROUND, SELF, TARGET, TOTALS, ZONES, Compiled, CPlay, CStep
+from .compile import (CARD, ENV_SIZE, OWNER, PASSED, PASSES, PILE, ROUND, SELF, TARGET, TOTALS, ZONES, Compiled,
+                      CStep)
 from .notation import IllegalMoveError, Move, MoveError, parse_move
 from .unparse import unparse
 
@@ -46,12 +48,13 @@ class State:
     over: bool = False
     plays: int = 0  # plays in the whole match
     round_plays: int = 0
-    idle_turns: int = 0  # turns in a row with no play: a round that can no longer end shows here
+    idle_turns: int = 0  # turns in a row with no play: the rules' `passes`
+    passed: bool = False  # the seat whose turn it is has passed in this turn: the rules' `passed`
     results: list[RoundResult] = field(default_factory=list)
 
     def copy(self) -> "State":
         return State(_deep(self.zones), list(self.totals), self.round, self.active, self.step, self.over, self.plays,
-                     self.round_plays, self.idle_turns, list(self.results))
+                     self.round_plays, self.idle_turns, self.passed, list(self.results))
 
 
 def _deep(x):
@@ -78,7 +81,7 @@ class Game:
         self._actions: list[tuple] = []
         others = [tuple(s for s in range(self.n) if s != seat) for seat in range(self.n)]
         self._dest = {"any": [tuple(range(self.n))] * self.n, "other": others,
-                      "self": [(seat,) for seat in range(self.n)]}
+                      "self": [(seat,) for seat in range(self.n)], "": [(-1,)] * self.n}
         if deal:
             self._start_round()
             self._advance()
@@ -105,7 +108,7 @@ class Game:
 
     def move_of(self, action: tuple) -> Move:
         play, face, seat, pile = action
-        return Move(play.name, self.c.faces[face], seat, None if pile < 0 else pile)
+        return Move(play.name, self.c.faces[face], None if seat < 0 else seat, None if pile < 0 else pile)
 
     def open_plays(self) -> tuple[str, ...]:
         if self.state.over:
@@ -161,7 +164,7 @@ class Game:
         face = self.c.face_index.get(move.card.lower(), -1)
         for action in self._actions:
             play, f, seat, pile = action
-            if play.name == move.play and f == face and seat == move.seat and pile == (
+            if play.name == move.play and f == face and seat == (-1 if move.seat is None else move.seat) and pile == (
                     -1 if move.pile is None else move.pile):
                 return action
         raise IllegalMoveError(self.why_illegal(move), str(move))
@@ -179,7 +182,9 @@ class Game:
                 break
         else:
             raise IllegalMoveError(f"seat {seat} holds no {self.c.faces[face]}")
-        zone = st.zones[play.dest_zone][target_seat]
+        zone = st.zones[play.dest_zone]
+        if target_seat >= 0:
+            zone = zone[target_seat]
         env[SELF], env[CARD], env[TARGET], env[OWNER] = seat, card, zone, target_seat
         if play.new_pile is None and play.onto_pile is None:
             zone.append(card)
@@ -195,7 +200,7 @@ class Game:
             effect(env)
         st.plays += 1
         st.round_plays += 1
-        st.idle_turns = 0
+        st.idle_turns = env[PASSES] = 0
         st.step += 1
         reason = self._round_end()
         if reason is not None:
@@ -211,19 +216,27 @@ class Game:
             if st.step >= len(turn):
                 st.step = 0
                 st.active = (st.active + 1) % self.n
+                st.passed = env[PASSED] = False
             step = turn[st.step]
+            if step.when is not None:
+                env[SELF] = st.active
+                if not step.when(env):
+                    st.step += 1
+                    continue
             if step.kind == "play":
                 actions = self._generate(st.active, step)
                 if actions:
                     self._actions = actions
                     return
-                st.idle_turns += 1
+                st.idle_turns = env[PASSES] = st.idle_turns + 1
+                st.passed = env[PASSED] = True
                 if st.idle_turns > self.n * (self.c.deck_size + 2):
                     raise EngineError(f"round {st.round} cannot end: every seat passes and no 'end round' "
                                       "condition holds")
             else:
                 source = st.zones[step.source]
                 hand = st.zones[step.dest][st.active]
+                env[SELF] = st.active
                 for _ in range(min(step.count(env), len(source))):
                     hand.append(source.pop())
             st.step += 1
@@ -244,15 +257,14 @@ class Game:
             for card in hand:
                 distinct.setdefault(face_of[card], card)
             dest = zones[play.dest_zone]
-            seats = self._dest[play.dest_seats][seat]
+            targets = [(t, dest[t]) for t in self._dest[play.dest_seats][seat]] if play.dest_seats else [(-1, dest)]
             new, onto, keep = play.new_pile, play.onto_pile, play.card_filter
             plain = new is None and onto is None
             for face, card in distinct.items():
                 env[CARD] = card
                 if keep is not None and not keep(env):
                     continue
-                for t in seats:
-                    zone = dest[t]
+                for t, zone in targets:
                     env[TARGET], env[OWNER] = zone, t
                     if plain or (new is not None and new(env)):
                         out.append((play, face, t, -1))
@@ -296,7 +308,8 @@ class Game:
         st.zones = self._empty_zones()
         env[ZONES], env[ROUND], env[TOTALS] = st.zones, st.round, st.totals
         st.active = self.c.starter(env) % self.n
-        st.step, st.round_plays, st.idle_turns = 0, 0, 0
+        st.step, st.round_plays, st.idle_turns, st.passed = 0, 0, 0, False
+        env[PASSES], env[PASSED] = 0, False
         order = [(st.active + k) % self.n for k in range(self.n)]
         for op in self.c.setup:
             if op[0] == "shuffle":
@@ -304,11 +317,12 @@ class Game:
                 self.rng.shuffle(deck)
                 st.zones[op[1]] = deck
             else:
-                _, count, source, dest = op
-                for seat in order:
-                    pile, hand = st.zones[source], st.zones[dest][seat]
+                kind, count, source, dest = op
+                for seat in order if kind == "deal" else (None,):
+                    pile = st.zones[source]
+                    into = st.zones[dest] if seat is None else st.zones[dest][seat]
                     for _ in range(min(count, len(pile))):
-                        hand.append(pile.pop())
+                        into.append(pile.pop())
         env[ZONES] = st.zones
 
     # ---------------------------------------------------------------- explaining
@@ -335,6 +349,12 @@ class Game:
         env[SELF], env[CARD] = seat, card
         if play.card_filter is not None and not play.card_filter(env):
             return self._because(f"{self.c.faces[face]} may not be played", model.card_filter, model.card_provenance)
+        if not model.dest_seats:
+            if move.seat is not None:
+                return f"'{play.name}' goes to the shared {model.dest_zone}: leave out @{move.seat}"
+            return f"'{play.name}' with {self.c.faces[face]} is not open now"
+        if move.seat is None:
+            return f"'{play.name}' goes to a seat's {model.dest_zone}: add @SEAT, e.g. @{seat}"
         if not 0 <= move.seat < self.n:
             return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
         if move.seat not in self._dest[play.dest_seats][seat]:
@@ -342,6 +362,10 @@ class Game:
                                  f"to {model.dest_zone} of {model.dest_seats} seat", model.dest_provenance)
         zone = zones[play.dest_zone][move.seat]
         env[TARGET], env[OWNER] = zone, move.seat
+        if play.new_pile is None and play.onto_pile is None:
+            if move.pile is not None:
+                return f"seat {move.seat}'s {model.dest_zone} holds cards, not piles: write @{move.seat}"
+            return f"'{play.name}' with {self.c.faces[face]} to seat {move.seat} is not open now"
         if move.pile is None:
             if play.new_pile is None and play.onto_pile is not None:
                 return f"'{play.name}' makes no new pile: name a pile, e.g. @{move.seat}/0"

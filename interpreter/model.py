@@ -199,7 +199,9 @@ class Deal:
 
 
 @dataclass(frozen=True)
-class Draw:
+class Transfer:
+    """Setup's `move N from A to B`: cards from the top of one shared zone to another."""
+
     count: object
     source: str
     dest: str
@@ -207,9 +209,19 @@ class Draw:
 
 
 @dataclass(frozen=True)
+class Draw:
+    count: object
+    source: str
+    dest: str
+    when: object | None  # the step runs only when this holds
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
 class PlayStep:
     plays: tuple[str, ...]
     or_pass: bool
+    when: object | None
     provenance: Provenance
 
 
@@ -236,7 +248,7 @@ class Play:
     card_filter: object | None
     card_provenance: Provenance
     dest_zone: str
-    dest_seats: str  # "any", "other" or "self"
+    dest_seats: str  # "any", "other" or "self"; "" for a shared zone
     dest_provenance: Provenance
     new_pile: Condition | None
     onto_pile: Condition | None
@@ -281,7 +293,7 @@ class Ruleset:
     kinds: tuple[CardKind, ...]
     deck: tuple[Card, ...]
     zones: tuple[Zone, ...]
-    setup: tuple[Shuffle | Deal, ...]
+    setup: tuple[Shuffle | Deal | Transfer, ...]
     plays: tuple[Play, ...]
     turn: tuple[PlayStep | Draw, ...]
     round_ends: tuple[RoundEnd, ...]

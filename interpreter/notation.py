@@ -2,6 +2,7 @@
 
     put blue14 @2        play `put` with a blue14 from the hand: a new pile in seat 2's zone
     put blue14 @2/0      the same card onto pile 0 of seat 2's zone
+    discard 8-hearts     a play to a shared zone names no seat
     blue14 @2            the play's name may be left out when one play is open
 
 Seats and piles count from 0, as in every view. A `Move` is a small tuple whose `str` is its
@@ -17,11 +18,12 @@ from typing import NamedTuple
 class Move(NamedTuple):
     play: str
     card: str
-    seat: int
+    seat: int | None = None  # None: a shared zone
     pile: int | None = None  # None: a new pile, or a zone of plain cards
 
     def __str__(self) -> str:
-        return f"{self.play} {self.card} @{self.seat}" + ("" if self.pile is None else f"/{self.pile}")
+        target = "" if self.seat is None else f" @{self.seat}" + ("" if self.pile is None else f"/{self.pile}")
+        return f"{self.play} {self.card}{target}"
 
 
 class MoveError(ValueError):
@@ -53,7 +55,8 @@ class AmbiguousMoveError(MoveError):
 
 
 _TARGET = re.compile(r"@(\d{1,3})(?:/(\d{1,3}))?$")
-HELP = "write PLAY CARD @SEAT for a new pile or PLAY CARD @SEAT/PILE onto a pile, e.g. put blue14 @1/0"
+HELP = ("write PLAY CARD, then @SEAT for a seat's zone (a new pile there) or @SEAT/PILE onto a pile, "
+        "e.g. put blue14 @1/0")
 
 
 def parse_move(text: str, open_plays: tuple[str, ...]) -> Move:
@@ -63,10 +66,10 @@ def parse_move(text: str, open_plays: tuple[str, ...]) -> Move:
         raise MoveSyntaxError("an empty move", text, 1, HELP)
     target, column = words[-1]
     found = _TARGET.match(target)
-    if not found:
+    if target.startswith("@") and not found:
         raise MoveSyntaxError(f"'{target}' is not a target", text, column,
                               "a target is @SEAT or @SEAT/PILE, e.g. @1 or @1/0")
-    rest = words[:-1]
+    rest = words[:-1] if found else words
     if len(rest) == 2:
         (play, _), (card, _) = rest
     elif len(rest) == 1:
@@ -75,9 +78,11 @@ def parse_move(text: str, open_plays: tuple[str, ...]) -> Move:
             if not open_plays:
                 raise IllegalMoveError("no play is open now", text, 1)
             raise AmbiguousMoveError(f"'{text.strip()}' could be any of: {', '.join(open_plays)}", text, 1,
-                                     "name the play first, e.g. " + f"{open_plays[0]} {card} {target}")
+                                     "name the play first, e.g. " + f"{open_plays[0]} {text.strip()}")
         play = open_plays[0]
     else:
         raise MoveSyntaxError("a move is PLAY CARD @SEAT[/PILE]", text, words[0][1] if not rest else rest[-1][1], HELP)
+    if found is None:
+        return Move(play, card)
     pile = found.group(2)
     return Move(play, card, int(found.group(1)), int(pile) if pile is not None else None)

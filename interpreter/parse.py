@@ -254,14 +254,17 @@ class _ToAst(Transformer):
     def deal(self, meta, c):  # (count, from, to)
         return _clause("deal", meta, [c[0], _ident(c[1]), _ident(c[2])], c[3])
 
+    def move(self, meta, c):  # (count, from, to)
+        return _clause("move", meta, [c[0], _ident(c[1]), _ident(c[2])], c[3])
+
     def play(self, meta, c):  # (name), items
         return _clause("play", meta, [_ident(c[0])], c[-1], c[1:-1])
 
     def play_card(self, meta, c):  # (zone, filter or None)
         return _clause("card", meta, [_ident(c[0]), c[1]], c[2])
 
-    def play_to(self, meta, c):  # (zone, seats: "any_seat" | "other_seat" | "self_seat")
-        return _clause("to", meta, [_ident(c[0]), c[1].data], c[2])
+    def play_to(self, meta, c):  # (zone, seats: "any_seat" | "other_seat" | "self_seat" | None)
+        return _clause("to", meta, [_ident(c[0]), c[1].data if c[1] is not None else None], c[2])
 
     def play_new_pile(self, meta, c):  # (condition or None)
         return _clause("new_pile", meta, [c[0]], c[1])
@@ -279,12 +282,15 @@ class _ToAst(Transformer):
     def turn(self, meta, c):
         return _clause("turn", meta, [], c[-1], c[:-1])
 
-    def turn_play(self, meta, c):  # (plays, or_pass)
-        names = tuple(_ident(t) for t in c[:-2])
-        return _clause("play_step", meta, [names, c[-2] is not None], c[-1])
+    def turn_play(self, meta, c):  # (plays, or_pass, guard or None)
+        names = tuple(_ident(t) for t in c[:-3])
+        return _clause("play_step", meta, [names, c[-3] is not None, c[-2]], c[-1])
 
-    def turn_draw(self, meta, c):  # (count, from, to)
-        return _clause("draw", meta, [c[0], _ident(c[1]), _ident(c[2])], c[3])
+    def turn_draw(self, meta, c):  # (count, from, to, guard or None)
+        return _clause("draw", meta, [c[0], _ident(c[1]), _ident(c[2]), c[3]], c[4])
+
+    def guard(self, meta, c):
+        return c[0]
 
     def round_end(self, meta, c):  # (name, condition)
         return _clause("round_end", meta, [_ident(c[0]), c[1]], c[2])

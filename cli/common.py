@@ -1,0 +1,55 @@
+"""What every command shares: loading a ruleset or exiting with its located errors, reading
+`--param NAME=VALUE` options, and the two consoles (results to stdout, diagnostics to stderr)."""
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+
+from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
+from ..interpreter.diagnostics import RulesError, render_all
+from ..interpreter.load import Loaded, load
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+EXIT_FINDINGS = 1  # bad input, or findings such as a failed scenario
+EXIT_USAGE = 2  # the command line itself is wrong
+
+
+def fail(message: str, hint: str = "", code: int = EXIT_FINDINGS) -> typer.Exit:
+    """Print `message` (and a hint) to stderr; return the Exit to raise."""
+    err.print(f"error: {message}", markup=False)
+    if hint:
+        err.print(f"  hint: {hint}", markup=False)
+    return typer.Exit(code)
+
+
+def load_or_exit(path: str, *, show_warnings: bool = True) -> Loaded:
+    try:
+        loaded = load(path)
+    except RulesError as e:
+        err.print(e.render(), markup=False)
+        raise typer.Exit(EXIT_FINDINGS) from None
+    if show_warnings and loaded.warnings:
+        err.print(render_all(list(loaded.warnings), loaded.text), markup=False)
+    return loaded
+
+
+def parse_params(pairs: list[str] | None) -> dict[str, int]:
+    params = {}
+    for pair in pairs or ():
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip() or not value.strip().lstrip("-").isdigit() or len(value.strip()) > 10:
+            raise fail(f"--param {pair!r} is not NAME=NUMBER", "e.g. --param target=200", EXIT_USAGE)
+        params[name.strip()] = int(value)
+    return params
+
+
+def compile_or_exit(loaded: Loaded, players: int | None, params: dict[str, int] | None = None) -> Compiled:
+    model = loaded.model
+    count = players if players is not None else model.players[0]
+    try:
+        return compile_ruleset(model, count, params)
+    except ConfigError as e:
+        raise fail(str(e), f"players: {model.players[0]}..{model.players[1]}; params: "
+                   + (", ".join(f"{p.name} {p.low}..{p.high}" for p in model.params) or "none"), EXIT_USAGE) from None

@@ -1,0 +1,9 @@
+"""Placeholder: being written."""
+
+
+def check():
+    raise NotImplementedError
+
+
+def export():
+    raise NotImplementedError

@@ -1,0 +1,9 @@
+"""Placeholder: being written."""
+
+
+def play():
+    raise NotImplementedError
+
+
+def replay():
+    raise NotImplementedError
