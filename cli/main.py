@@ -39,3 +39,7 @@ def main() -> None:
         sys.stderr.write(f"internal error: {type(e).__name__}: {e}\n"
                          "  hint: this is a bug in cardrules; run again with CARDRULES_DEBUG=1 for details\n")
         sys.exit(70)
+
+
+if __name__ == "__main__":
+    main()

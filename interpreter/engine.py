@@ -27,6 +27,10 @@ class EngineError(Exception):
     """A ruleset that cannot go on: a round that cannot end, a match that never ends."""
 
 
+class PositionError(ValueError):
+    """A position that the deck cannot make: an unknown zone or face, too many copies."""
+
+
 @dataclass(frozen=True)
 class RoundResult:
     round: int
@@ -325,6 +329,63 @@ class Game:
                         into.append(pile.pop())
         env[ZONES] = st.zones
 
+    # ---------------------------------------------------------------- positions
+
+    def set_position(self, zones: dict, *, active: int = 0, round: int = 0, totals: list[int] | None = None,
+                     rest: str | None = None) -> None:
+        """Put the match in a given position, for scenarios and tests, then run on to the first
+        decision. `zones` maps a zone's name to its faces (top last): a list for a shared zone,
+        a list per seat (or a dict seat -> list) for a per-seat zone, piles as lists of faces.
+        Cards not named go to the zone `rest` (shuffled), or nowhere when `rest` is None.
+        Raises `PositionError` for an unknown zone or face, or more copies than the deck has."""
+        free: dict[int, list[int]] = {}
+        for card in range(self.c.deck_size - 1, -1, -1):
+            free.setdefault(self.c.face_of[card], []).append(card)
+
+        def take(face) -> int:
+            index = self.c.face_index.get(str(face).lower())
+            if index is None:
+                raise PositionError(f"no card is called '{face}'")
+            if not free.get(index):
+                raise PositionError(f"the deck has no more copies of '{face}'")
+            return free[index].pop()
+
+        def fill(zone, content):
+            if zone.piles:
+                return [[take(f) for f in pile] for pile in content]
+            return [take(f) for f in content]
+
+        st = self.state
+        st.zones = self._empty_zones()
+        by_name = {z.name: (i, z) for i, z in enumerate(self.c.model.zones)}
+        for name, content in zones.items():
+            if name not in by_name:
+                raise PositionError(f"no zone '{name}'; zones: {', '.join(by_name)}")
+            index, zone = by_name[name]
+            if zone.per_seat:
+                seats = dict(enumerate(content)) if isinstance(content, list) else content
+                for seat, cards in seats.items():
+                    if not 0 <= int(seat) < self.n:
+                        raise PositionError(f"zone '{name}' names seat {seat}; seats are 0 to {self.n - 1}")
+                    st.zones[index][int(seat)] = fill(zone, cards)
+            else:
+                st.zones[index] = fill(zone, content)
+        if rest is not None:
+            if rest not in by_name or by_name[rest][1].per_seat or by_name[rest][1].piles:
+                raise PositionError(f"'rest' must name a shared zone of cards, not '{rest}'")
+            leftover = sorted(c for cards in free.values() for c in cards)
+            self.rng.shuffle(leftover)
+            st.zones[by_name[rest][0]][:0] = leftover
+        if not 0 <= active < self.n:
+            raise PositionError(f"seat {active} does not exist; seats are 0 to {self.n - 1}")
+        st.active, st.round, st.step, st.over = active, round, 0, False
+        st.totals = list(totals) if totals is not None else [0] * self.n
+        st.round_plays = st.idle_turns = 0
+        st.passed = False
+        env = self.env
+        env[ZONES], env[ROUND], env[TOTALS], env[PASSES], env[PASSED] = st.zones, round, st.totals, 0, False
+        self._advance()
+
     # ---------------------------------------------------------------- explaining
 
     def why_illegal(self, move: Move) -> str:
@@ -390,4 +451,4 @@ def new_game(compiled: Compiled, seed: int = 0) -> Game:
     return Game(compiled, seed)
 
 
-__all__ = ["Game", "State", "RoundResult", "EngineError", "MoveError", "new_game", "cite"]
+__all__ = ["Game", "State", "RoundResult", "EngineError", "PositionError", "MoveError", "new_game", "cite"]
