@@ -1,0 +1,46 @@
+"""Shared test helpers: where the rulesets are, and two ways to run the command line: in-process
+(fast, for most tests) and as a real subprocess (exit codes, pipes, no TTY)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+REPO = Path(__file__).resolve().parent.parent
+RULESETS = REPO / "rulesets"
+SHARED = REPO.parent / "shared"
+
+
+@dataclass(frozen=True)
+class Result:
+    code: int
+    stdout: str
+    stderr: str
+
+
+def cli(*args: str, input: str | None = None) -> Result:
+    """Run `cardrules ARGS` in-process and return its exit code and both streams."""
+    from cardrules.cli.main import app
+
+    result = CliRunner().invoke(app, [str(a) for a in args], input=input, catch_exceptions=False)
+    return Result(result.exit_code, result.stdout, result.stderr)
+
+
+def cli_process(*args: str, input: str | None = None, timeout: float = 120) -> Result:
+    """Run `cardrules ARGS` as a separate process with no terminal, as CI and pipes do."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
+    done = subprocess.run([sys.executable, "-m", "cardrules.cli.main", *map(str, args)], input=input,
+                          capture_output=True, text=True, timeout=timeout, env=env, cwd=REPO)
+    return Result(done.returncode, done.stdout, done.stderr)
+
+
+@pytest.fixture(scope="session")
+def klats():
+    from cardrules.interpreter.load import load
+
+    return load(str(RULESETS / "klats.rules"))
