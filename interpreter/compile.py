@@ -6,6 +6,7 @@ engine's hot loop calls these closures and never looks at the model's expression
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Callable
 
@@ -17,6 +18,8 @@ Fn = Callable[[list], object]
 ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES = range(10)
 FIXED_SLOTS = {"self": SELF, "card": CARD, "target": TARGET, "pile": PILE, "owner": OWNER,
                "round": ROUND, "totals": TOTALS, "passed": PASSED, "passes": PASSES}
+_COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+                ">": operator.gt, ">=": operator.ge}
 ENV_SIZE = 96  # fixed slots, and one per nested binder (parse.MAX_DEPTH bounds those)
 
 
@@ -212,6 +215,10 @@ class _Compiler:
             case m.Each():
                 return self._each(e, slots)
             case m.Op(op=op, left=left, right=right):
+                if op in _COMPARISONS:
+                    fused = self._fused_compare(_COMPARISONS[op], left, right, slots)
+                    if fused is not None:
+                        return fused
                 return self._op(op, self.expr(left, slots), self.expr(right, slots))
             case m.Unary(op="not", operand=x):
                 f = self.expr(x, slots)
@@ -242,6 +249,50 @@ class _Compiler:
                     return True
                 return every
         raise TypeError(f"cannot compile {e!r}")
+
+    def _read(self, e, slots) -> tuple | None:
+        """A value the hot conditions read most, as (how, table, slot, constant), so that a
+        comparison of two of them is one closure: a constant or param, a name in a slot, the
+        length of a list in a slot, an attribute of the card in a slot, an attribute of the top
+        card of the pile in a slot."""
+        if isinstance(e, (m.Const, m.ParamRef)) and e.type in ("int", "seat") or (
+                isinstance(e, m.Const) and e.type.startswith("enum:")):
+            return ("const", None, 0, self.params[e.name] if isinstance(e, m.ParamRef) else e.value)
+        if isinstance(e, m.Ref) and self._slot(e.name, slots) is not None:
+            return ("slot", None, self._slot(e.name, slots), None)
+        if isinstance(e, m.Call) and e.function == "count":
+            inner = e.args[0]
+            if isinstance(inner, m.Call) and inner.function == "piles":  # piles(z) is z's list of piles
+                inner = inner.args[0]
+            if isinstance(inner, m.Ref) and inner.type != "zone:piles" and self._slot(inner.name, slots) is not None:
+                return ("len", None, self._slot(inner.name, slots), None)
+        if isinstance(e, m.AttrOf) and not e.type.startswith("list:"):
+            table = self.attributes[e.attr]
+            if isinstance(e.obj, m.Ref) and self._slot(e.obj.name, slots) is not None:
+                return ("attr", table, self._slot(e.obj.name, slots), None)
+            if (isinstance(e.obj, m.Call) and e.obj.function == "top" and isinstance(e.obj.args[0], m.Ref)
+                    and e.obj.args[0].type == "pile" and self._slot(e.obj.args[0].name, slots) is not None):
+                return ("top", table, self._slot(e.obj.args[0].name, slots), None)  # a pile is never empty
+        return None
+
+    def _fused_compare(self, op, left, right, slots) -> Fn | None:
+        a, b = self._read(left, slots), self._read(right, slots)
+        if a is None or b is None:
+            return None
+        (ka, ta, sa, ca), (kb, tb, sb, cb) = a, b
+        if ka == "top" and kb == "attr":
+            return lambda env: op(ta[env[sa][-1]], tb[env[sb]])
+        if ka == "attr" and kb == "attr":
+            return lambda env: op(ta[env[sa]], tb[env[sb]])
+        if ka == "attr" and kb == "const":
+            return lambda env: op(ta[env[sa]], cb)
+        if ka == "top" and kb == "const":
+            return lambda env: op(ta[env[sa][-1]], cb)
+        if ka == "slot" and kb == "const":
+            return lambda env: op(env[sa], cb)
+        if ka == "len" and kb == "const":
+            return lambda env: op(len(env[sa]), cb)
+        return None
 
     def _slot(self, name: str, slots: dict[str, int]) -> int | None:
         return slots.get(name, FIXED_SLOTS.get(name))

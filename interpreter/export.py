@@ -1,0 +1,246 @@
+"""Model to plain JSON data: the whole checked ruleset for other tools (a diff, an editor), and
+the short summary that `check` prints. Both are deterministic: the same model gives the same
+data, in the model's own order, so the same file exports the same bytes.
+
+Every expression is exported three ways at once: the text a rules author would write, its
+type, and a tagged tree (`{"node": "op", ...}`) that a diff can compare structurally.
+schemas/ruleset.schema.json describes the export.
+"""
+from __future__ import annotations
+
+from . import model as m
+from .compile import ConfigError, compile_ruleset
+from .unparse import unparse
+
+FORMAT = "cardrules-ruleset/1"
+
+
+def export(model: m.Ruleset) -> dict:
+    """Everything the model holds, each clause with its provenance."""
+    return {
+        "format": FORMAT,
+        "header": {"file": model.file, "title": model.title, "names": _labels(model.names)},
+        "documents": [{"id": d.id, "title": d.title, "provenance": _provenance(d.provenance)}
+                      for d in model.documents],
+        "players": {"min": model.players[0], "max": model.players[1],
+                    "provenance": _provenance(model.players_provenance)},
+        "params": [{"name": p.name, "default": p.default, "min": p.low, "max": p.high,
+                    "provenance": _provenance(p.provenance)} for p in model.params],
+        "attributes": [_attribute(a) for a in model.attributes],
+        "cards": [{"name": k.name, "labels": _labels(k.labels),
+                   "attributes": [{"attribute": a, "value": v} for a, v in k.attributes],
+                   "copies": k.copies, "copies_provenance": _provenance(k.copies_provenance),
+                   "face": k.face, "provenance": _provenance(k.provenance)} for k in model.kinds],
+        "deck": {"size": model.deck_size,
+                 "faces": [{"face": c.face, "kind": c.kind, "attributes": dict(c.attributes), "copies": c.copies}
+                           for c in model.deck]},
+        "zones": [{"name": z.name, "scope": _scope(z), "visibility": z.visibility, "piles": z.piles,
+                   "provenance": _provenance(z.provenance)} for z in model.zones],
+        "setup": [_setup_step(step) for step in model.setup],
+        "plays": [_play(p) for p in model.plays],
+        "turn": [_turn_step(step) for step in model.turn],
+        "round_ends": [{"name": r.name, "when": expression(r.cond), "provenance": _provenance(r.provenance)}
+                       for r in model.round_ends],
+        "score": {"var": model.score.var, "expr": expression(model.score.expr),
+                  "provenance": _provenance(model.score.provenance)},
+        "match": {
+            "until": {"expr": expression(model.match.until), "provenance": _provenance(model.match.until_provenance)},
+            "winner": {"value": model.match.winner, "provenance": _provenance(model.match.winner_provenance)},
+            "starter": {"expr": expression(model.match.starter),
+                        "provenance": _provenance(model.match.starter_provenance)},
+        },
+    }
+
+
+def expression(e) -> dict | None:
+    """An expression as its text, its type and its tree; None (no condition) stays None."""
+    if e is None:
+        return None
+    return {"text": unparse(e), "type": e.type, "tree": tree(e)}
+
+
+def tree(e) -> dict:
+    """The tagged tree of an expression: each node names its kind and carries its type."""
+    match e:
+        case m.Const(value=value, type=t):
+            return {"node": "const", "type": t, "value": list(value) if isinstance(value, tuple) else value}
+        case m.Ref(name=name, type=t):
+            return {"node": "ref", "type": t, "name": name}
+        case m.ParamRef(name=name, type=t):
+            return {"node": "param", "type": t, "name": name}
+        case m.ZoneRef(zone=zone, seat=seat, piles=piles, type=t):
+            return {"node": "zone", "type": t, "zone": zone, "seat": None if seat is None else tree(seat),
+                    "piles": piles}
+        case m.AttrOf(obj=obj, attr=attr, type=t):
+            return {"node": "attr", "type": t, "object": tree(obj), "attribute": attr}
+        case m.Call(function=fn, args=args, type=t):
+            return {"node": "call", "type": t, "function": fn, "args": [tree(a) for a in args]}
+        case m.Each(function=fn, var=var, collection=coll, body=body, filter=filt, type=t):
+            return {"node": "each", "type": t, "function": fn, "var": var, "in": tree(coll), "body": tree(body),
+                    "filter": filt}
+        case m.Op(op=op, left=left, right=right, type=t):
+            return {"node": "op", "type": t, "op": op, "left": tree(left), "right": tree(right)}
+        case m.Unary(op=op, operand=x, type=t):
+            return {"node": "unary", "type": t, "op": op, "operand": tree(x)}
+        case m.If(cond=c, then=a, otherwise=b, type=t):
+            return {"node": "if", "type": t, "cond": tree(c), "then": tree(a), "else": tree(b)}
+        case m.Quantifier(kind=kind, var=var, collection=coll, body=body, type=t):
+            return {"node": "quantifier", "type": t, "kind": kind, "var": var, "in": tree(coll), "body": tree(body)}
+    raise TypeError(f"not an expression: {e!r}")
+
+
+def _provenance(p: m.Provenance) -> dict:
+    return {"sources": list(p.sources), "rulings": list(p.rulings), "assumptions": list(p.assumptions),
+            "line": p.line, "column": p.column}
+
+
+def _labels(labels: tuple[tuple[str, str], ...]) -> list[dict]:
+    return [{"language": language, "text": text} for language, text in labels]
+
+
+def _scope(zone: m.Zone) -> str:
+    return "per_seat" if zone.per_seat else "shared"
+
+
+def _attribute(a: m.Attribute) -> dict:
+    if a.is_enum:
+        return {"name": a.name, "kind": "enum", "values": [{"name": v.name, "labels": _labels(v.labels)}
+                                                          for v in a.values],
+                "provenance": _provenance(a.provenance)}
+    return {"name": a.name, "kind": "int", "min": a.low, "max": a.high, "provenance": _provenance(a.provenance)}
+
+
+def _setup_step(step) -> dict:
+    if isinstance(step, m.Shuffle):
+        return {"step": "shuffle", "zone": step.zone, "provenance": _provenance(step.provenance)}
+    return {"step": "deal" if isinstance(step, m.Deal) else "move", "count": expression(step.count),
+            "from": step.source, "to": step.dest, "provenance": _provenance(step.provenance)}
+
+
+def _condition(c: m.Condition | None) -> dict | None:
+    return None if c is None else {"when": expression(c.expr), "provenance": _provenance(c.provenance)}
+
+
+def _play(p: m.Play) -> dict:
+    return {
+        "name": p.name,
+        "card": {"zone": p.card_zone, "where": expression(p.card_filter), "provenance": _provenance(p.card_provenance)},
+        "to": {"zone": p.dest_zone, "seats": p.dest_seats or None, "provenance": _provenance(p.dest_provenance)},
+        "new_pile": _condition(p.new_pile),
+        "onto_pile": _condition(p.onto_pile),
+        "effects": [{"effect": "merge", "var": e.var, "in": expression(e.collection), "where": expression(e.where),
+                     "provenance": _provenance(e.provenance)} for e in p.effects],
+        "provenance": _provenance(p.provenance),
+    }
+
+
+def _turn_step(step) -> dict:
+    if isinstance(step, m.PlayStep):
+        return {"step": "play", "plays": list(step.plays), "or_pass": step.or_pass, "when": expression(step.when),
+                "provenance": _provenance(step.provenance)}
+    return {"step": "draw", "count": expression(step.count), "from": step.source, "to": step.dest,
+            "when": expression(step.when), "provenance": _provenance(step.provenance)}
+
+
+# ------------------------------------------------------------------ the summary of `check`
+
+
+def summary(model: m.Ruleset) -> dict:
+    """What `check` reports: the header, the deal for each player count, zones, params, names
+    of plays and round ends, and how the clauses are backed by provenance."""
+    return {
+        "file": model.file,
+        "title": model.title,
+        "names": _labels(model.names),
+        "documents": [{"id": d.id, "title": d.title} for d in model.documents],
+        "players": {"min": model.players[0], "max": model.players[1]},
+        "deck": model.deck_size,
+        "stock": _stock(model),
+        "deals": [_deal(model, n) for n in range(model.players[0], model.players[1] + 1)],
+        "zones": [{"name": z.name, "scope": _scope(z), "visibility": z.visibility, "piles": z.piles}
+                  for z in model.zones],
+        "params": [{"name": p.name, "default": p.default, "min": p.low, "max": p.high} for p in model.params],
+        "plays": [p.name for p in model.plays],
+        "round_ends": [r.name for r in model.round_ends],
+        "provenance": provenance_counts(model),
+    }
+
+
+def _stock(model: m.Ruleset) -> str | None:
+    """The zone setup shuffles the deck into (the last one, should there be several)."""
+    return next((s.zone for s in reversed(model.setup) if isinstance(s, m.Shuffle)), None)
+
+
+def _deal(model: m.Ruleset, players: int) -> dict:
+    """How setup leaves the cards for this many players, params at their defaults, following
+    the engine: a shuffle fills its zone with the deck, a deal gives each seat in turn up to
+    its count, a move takes up to its count from the top; none takes more than there is.
+    `per_seat` is the fewest cards a seat receives; `shared` the cards in each shared zone."""
+    try:
+        steps = compile_ruleset(model, players).setup  # the counts, evaluated as the engine does
+    except ConfigError as e:
+        return {"players": players, "per_seat": 0, "dealt": 0, "stock": 0, "shared": {}, "problem": str(e)}
+    shared = {z.name: 0 for z in model.zones if not z.per_seat}
+    seats = [0] * players
+    names = [z.name for z in model.zones]
+    for step in steps:
+        if step[0] == "shuffle":
+            shared[names[step[1]]] = model.deck_size
+            continue
+        kind, count, source, dest = step
+        for seat in range(players) if kind == "deal" else (None,):
+            moved = max(0, min(count, shared[names[source]]))
+            shared[names[source]] -= moved
+            if seat is None:
+                shared[names[dest]] += moved
+            else:
+                seats[seat] += moved
+    stock = _stock(model)
+    return {"players": players, "per_seat": min(seats), "dealt": sum(seats),
+            "stock": shared[stock] if stock else 0, "shared": shared}
+
+
+def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
+    """The clauses `check` counts, each named, with its provenance. A clause without items
+    counts as itself. A block (card, play, setup, turn, match) counts itself when it carries
+    provenance, and each of its items that carries some; a block where nothing does counts
+    once, as carrying none. Documents count when they carry provenance: the header is not a rule."""
+    out: list[tuple[str, m.Provenance]] = []
+
+    def block(name: str, own: m.Provenance | None, items: list[tuple[str, m.Provenance]]) -> None:
+        cited = [(name, own)] if own is not None and _carries(own) else []
+        cited += [(f"{name}: {item}", p) for item, p in items if _carries(p)]
+        out.extend(cited or [(name, own or m.NO_PROVENANCE)])
+
+    out += [(f"document {d.id}", d.provenance) for d in model.documents if _carries(d.provenance)]
+    out.append(("players", model.players_provenance))
+    out += [(f"param {p.name}", p.provenance) for p in model.params]
+    out += [(f"attribute {a.name}", a.provenance) for a in model.attributes]
+    for k in model.kinds:
+        block(f"card {k.name}", k.provenance, [("copies", k.copies_provenance)])
+    out += [(f"zone {z.name}", z.provenance) for z in model.zones]
+    block("setup", None, [(type(s).__name__.lower(), s.provenance) for s in model.setup])
+    for p in model.plays:
+        items = [("card", p.card_provenance), ("to", p.dest_provenance)]
+        items += [(label, c.provenance) for label, c in (("new pile", p.new_pile), ("onto pile", p.onto_pile)) if c]
+        items += [("merge", e.provenance) for e in p.effects]
+        block(f"play {p.name}", p.provenance, items)
+    block("turn", None, [("play" if isinstance(s, m.PlayStep) else "draw", s.provenance) for s in model.turn])
+    out += [(f"end round {r.name}", r.provenance) for r in model.round_ends]
+    out.append(("score", model.score.provenance))
+    mt = model.match
+    block("match", None, [("until", mt.until_provenance), ("winner", mt.winner_provenance),
+                          ("starter", mt.starter_provenance)])
+    return out
+
+
+def provenance_counts(model: m.Ruleset) -> dict:
+    """How many clauses cite a source, a ruling, an assumption; how many carry none."""
+    provs = [p for _, p in clauses(model)]
+    return {"clauses": len(provs), "sources": sum(1 for p in provs if p.sources),
+            "rulings": sum(1 for p in provs if p.rulings), "assumptions": sum(1 for p in provs if p.assumptions),
+            "none": sum(1 for p in provs if not _carries(p))}
+
+
+def _carries(p: m.Provenance) -> bool:
+    return bool(p.sources or p.rulings or p.assumptions)

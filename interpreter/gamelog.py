@@ -1,0 +1,187 @@
+"""Game logs: a ruleset, its options, a seed and the notation of every decision, as JSON.
+
+A seed and the moves replay a match exactly (the engine owns all chance; bots draw on their own
+random source), so a log needs nothing else. The writer is strict; the reader checks every key
+and says where a broken log goes wrong; `replay` says at which move a log stops applying.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .compile import Compiled
+from .engine import EngineError, Game
+from .notation import MoveError
+
+FORMAT = "cardrules-log/1"
+
+
+class LogError(ValueError):
+    """A log that cannot be read: its message names the file and, when it can, line:col."""
+
+
+class ReplayError(ValueError):
+    """A log whose moves (or result) the ruleset does not reproduce. `move` is 1-based, 0 when the
+    moves all applied and the recorded result differs."""
+
+    def __init__(self, message: str, move: int = 0, text: str = "", seat: int | None = None, reason: str = ""):
+        super().__init__(message)
+        self.move, self.text, self.seat, self.reason = move, text, seat, reason
+
+
+@dataclass(frozen=True)
+class LogResult:
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    rounds: int
+
+
+@dataclass(frozen=True)
+class GameLog:
+    ruleset: str  # the path as the player gave it
+    ruleset_sha256: str
+    players: int
+    params: dict[str, int]
+    seed: int
+    seats: tuple[str, ...]  # "human" or a bot's kind, per seat
+    moves: tuple[str, ...]  # the notation of every decision, in order
+    result: LogResult | None = None  # None: the match did not finish
+
+
+def sha256_of(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def result_of(game: Game) -> LogResult | None:
+    """The outcome of a finished match, or None while it goes on."""
+    if not game.over:
+        return None
+    return LogResult(tuple(game.state.totals), tuple(game.winners()), len(game.state.results))
+
+
+def to_json(log: GameLog) -> str:
+    result = None if log.result is None else {
+        "totals": list(log.result.totals), "winners": list(log.result.winners), "rounds": log.result.rounds}
+    return json.dumps({
+        "format": FORMAT, "ruleset": log.ruleset, "ruleset_sha256": log.ruleset_sha256, "players": log.players,
+        "params": dict(log.params), "seed": log.seed, "seats": list(log.seats), "moves": list(log.moves),
+        "result": result,
+    }, indent=2, ensure_ascii=False) + "\n"
+
+
+def write(log: GameLog, path: str | Path) -> None:
+    Path(path).write_text(to_json(log), encoding="utf-8")
+
+
+def read(path: str | Path) -> GameLog:
+    """Read and check a log file; raise `LogError` saying what is wrong and where."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise LogError(f"{path}: cannot read the log: {getattr(e, 'strerror', None) or e}") from None
+    return parse(text, str(path))
+
+
+def parse(text: str, file: str = "<log>") -> GameLog:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise LogError(f"{file}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+    if not isinstance(data, dict):
+        raise LogError(f"{file}:1:1: a game log is a JSON object, not {_kind(data)}")
+
+    def where(key: str) -> str:
+        found = re.search(r'"%s"\s*:' % re.escape(key), text)
+        if found is None:
+            return file
+        line = text.count("\n", 0, found.start()) + 1
+        return f"{file}:{line}:{found.start() - text.rfind(chr(10), 0, found.start())}"
+
+    def get(key: str, check, wanted: str):
+        if key not in data:
+            raise LogError(f"{file}: the log has no '{key}' key")
+        value = data[key]
+        if not check(value):
+            raise LogError(f"{where(key)}: '{key}' must be {wanted}, not {_kind(value)}")
+        return value
+
+    def integer(v) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    def strings(v) -> bool:
+        return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+    def integers(v) -> bool:
+        return isinstance(v, list) and all(integer(x) for x in v)
+
+    form = get("format", lambda v: isinstance(v, str), "a string")
+    if form != FORMAT:
+        raise LogError(f"{where('format')}: not a game log this version reads: format '{form}', expected '{FORMAT}'")
+    players = get("players", lambda v: integer(v) and v > 0, "a positive integer")
+    seats = get("seats", strings, "a list of strings")
+    if len(seats) != players:
+        raise LogError(f"{where('seats')}: 'seats' names {len(seats)} seats for {players} players")
+    result = get("result", lambda v: v is None or isinstance(v, dict), "an object or null")
+    if result is not None:
+        for key, check, wanted in (("totals", integers, "a list of integers"),
+                                   ("winners", integers, "a list of integers"), ("rounds", integer, "an integer")):
+            if not check(result.get(key)):
+                raise LogError(f"{where('result')}: 'result.{key}' must be {wanted}, not {_kind(result.get(key))}")
+        result = LogResult(tuple(result["totals"]), tuple(result["winners"]), result["rounds"])
+    return GameLog(
+        ruleset=get("ruleset", lambda v: isinstance(v, str) and v.strip(), "a path"),
+        ruleset_sha256=get("ruleset_sha256", lambda v: isinstance(v, str), "a string"),
+        players=players,
+        params=get("params", lambda v: isinstance(v, dict) and all(integer(x) for x in v.values()),
+                   "an object of NAME: integer"),
+        seed=get("seed", integer, "an integer"),
+        seats=tuple(seats),
+        moves=tuple(get("moves", strings, "a list of strings")),
+        result=result,
+    )
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "null"
+    return {bool: "true/false", int: "an integer", float: "a number", str: "a string", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def replay(log: GameLog, compiled: Compiled) -> Game:
+    """Re-run the log's moves on a fresh match; raise `ReplayError` at the first move that does not
+    apply, or when the recorded result is not the one the moves give."""
+    try:
+        game = Game(compiled, log.seed)
+    except EngineError as e:
+        raise ReplayError(f"the match cannot start: {e}", reason=str(e)) from None
+    for number, text in enumerate(log.moves, 1):
+        seat = game.to_move
+        if seat is None:
+            raise ReplayError(f"move {number} '{text}': the match is already over", number, text, None,
+                              "the match is already over")
+        try:
+            game.apply(text)
+        except MoveError as e:
+            reason = e.message + (f" (hint: {e.hint})" if e.hint else "")
+            raise ReplayError(f"move {number} '{text}' by seat {seat} does not apply: {reason}",
+                              number, text, seat, reason) from None
+        except EngineError as e:
+            raise ReplayError(f"move {number} '{text}' by seat {seat}: the ruleset cannot go on: {e}",
+                              number, text, seat, str(e)) from None
+    replayed = result_of(game)
+    if replayed != log.result:
+        raise ReplayError(f"the log records {_describe(log.result)}, but its {len(log.moves)} moves give "
+                          f"{_describe(replayed)}")
+    return game
+
+
+def _describe(result: LogResult | None) -> str:
+    if result is None:
+        return "an unfinished match"
+    winners = ", ".join(map(str, result.winners))
+    return (f"totals {list(result.totals)} after {result.rounds} round{'s' * (result.rounds != 1)}"
+            f" (winner{'s' * (len(result.winners) != 1)}: seat {winners})")

@@ -1,0 +1,74 @@
+"""Self-play: whole matches between random bots, and the statistics a ruleset must reproduce.
+
+Match i gets its game seed and its bots' seed from one `random.Random(seed)`, so a run is
+deterministic, and each match can be replayed from its game seed and its moves alone (the bots
+never draw on the game's random source).
+"""
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from .bots import RandomBot, play_out
+from .compile import Compiled
+from .engine import Game
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The figures of one run. A move is a play (a pass is not); the winning total is the best
+    total of a match (the lowest when the match is won by the lowest); tied winners each count a
+    win, so `wins_by_seat` sums to at least `games`."""
+
+    games: int
+    players: int
+    seed: int
+    wall_seconds: float
+    games_per_second: float
+    mean_rounds: float
+    sd_rounds: float
+    mean_moves: float
+    sd_moves: float
+    mean_winning_total: float
+    sd_winning_total: float
+    wins_by_seat: tuple[int, ...]
+    round_end_reasons: dict[str, int]  # every `end round` of the ruleset, in its order
+
+
+def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], None] | None = None) -> Stats:
+    """Play `games` matches, every seat a `RandomBot`; call `progress(done)` after each match.
+    Raises `engine.EngineError` when the ruleset cannot go on (a round that cannot end)."""
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    n = compiled.players
+    seeds = random.Random(seed)
+    rounds, moves, best = [], [], []
+    wins = [0] * n
+    reasons = {name: 0 for name, _ in compiled.round_ends}
+    start = time.perf_counter()
+    for done in range(1, games + 1):
+        game = Game(compiled, seeds.getrandbits(64))
+        bot = RandomBot(random.Random(seeds.getrandbits(64)))
+        play_out(game, [bot] * n)
+        st = game.state
+        rounds.append(len(st.results))
+        moves.append(st.plays)
+        winners = game.winners()
+        best.append(st.totals[winners[0]])
+        for s in winners:
+            wins[s] += 1
+        for result in st.results:
+            reasons[result.reason] += 1
+        if progress is not None:
+            progress(done)
+    wall = time.perf_counter() - start
+    return Stats(games, n, seed, wall, games / max(wall, 1e-9), *_mean_sd(rounds),
+                 *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons)
+
+
+def _mean_sd(xs: list[int]) -> tuple[float, float]:
+    """Mean and sample standard deviation (0.0 for a single value)."""
+    return statistics.fmean(xs), statistics.stdev(xs) if len(xs) > 1 else 0.0

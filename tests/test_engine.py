@@ -1,0 +1,205 @@
+"""The engine's contract: distinct legal moves, refusals with the rule that refuses, views that
+hide what a seat may not see, exact replays from a seed, and rulesets that cannot go on."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardrules.interpreter.bots import RandomBot, play_out
+from cardrules.interpreter.compile import ConfigError, compile_ruleset
+from cardrules.interpreter.engine import EngineError, Game, PositionError
+from cardrules.interpreter.load import load, load_text
+from cardrules.interpreter.notation import AmbiguousMoveError, IllegalMoveError, Move, MoveSyntaxError, parse_move
+
+from .conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def klats3(klats):
+    return compile_ruleset(klats.model, 3)
+
+
+def position(compiled, zones, active=0, **kw) -> Game:
+    game = Game(compiled, seed=1, deal=False)
+    game.set_position(zones, active=active, **kw)
+    return game
+
+
+def test_distinct_moves_merge_copies_of_one_face(klats3):
+    game = position(klats3, {"hand": {0: ["blue5", "blue5", "green2"]}, "row": {1: [["blue9"]]}, "draw": ["green1"]})
+    moves = [str(m) for m in game.legal_moves(0)]
+    assert len(moves) == len(set(moves))
+    # blue5: a new pile at each of 3 seats, and onto seat 1's blue pile; green2: 3 new piles
+    assert sorted(moves) == sorted(["put blue5 @0", "put blue5 @1", "put blue5 @2", "put blue5 @1/0",
+                                    "put green2 @0", "put green2 @1", "put green2 @2"])
+    assert game.legal_moves(1) == []  # not seat 1's turn
+
+
+def test_a_new_pile_and_a_pile_of_the_same_value_are_two_moves(klats3):
+    game = position(klats3, {"hand": {0: ["blue5"]}, "row": {0: [["blue5"]]}, "draw": ["green1"]})
+    own = sorted(str(m) for m in game.legal_moves(0) if m.seat == 0)
+    assert own == ["put blue5 @0", "put blue5 @0/0"]
+
+
+def test_merge_after_a_new_pile_keeps_the_played_card_on_top(klats3):
+    game = position(klats3, {"hand": {0: ["blue5"]}, "row": {0: [["green5"], ["orange2"], ["orange5"]]},
+                             "draw": ["green1"]})
+    game.apply("put blue5 @0")
+    assert game.view(0)["zones"]["row"][0] == [["orange2"], ["green5", "orange5", "blue5"]]
+
+
+def test_refusal_names_the_rule_and_its_source(klats3):
+    game = position(klats3, {"hand": {0: ["blue5"]}, "row": {1: [["green9"]]}, "draw": ["green1"]})
+    with pytest.raises(IllegalMoveError) as refused:
+        game.apply("put blue5 @1/0")
+    assert "top(pile).colour == card.colour" in refused.value.message
+    assert "003:" in refused.value.message
+    with pytest.raises(IllegalMoveError, match="holds no orange3"):
+        game.apply("put orange3 @0")
+    with pytest.raises(IllegalMoveError, match="no seat 7"):
+        game.apply("put blue5 @7")
+    with pytest.raises(IllegalMoveError, match="numbered 0 to 0"):
+        game.apply("put blue5 @1/4")
+    with pytest.raises(MoveSyntaxError):
+        game.apply("put blue5 seat1")
+    assert game.to_move == 0 and game.view(0)["zones"]["hand"][0] == ["blue5"]  # nothing changed
+
+
+def test_notation_round_trips_and_short_form():
+    for move in (Move("put", "blue14", 2), Move("put", "blue14", 2, 0), Move("discard", "8-hearts")):
+        assert parse_move(str(move), ("put", "discard")) == move
+    assert parse_move("blue14 @2/3", ("put",)) == Move("put", "blue14", 2, 3)
+    with pytest.raises(AmbiguousMoveError):
+        parse_move("blue14 @2", ("put", "give"))
+
+
+def test_view_hides_other_hands_and_the_draw(klats3):
+    game = Game(klats3, seed=5)
+    hands = game.state.zones[klats3.zone_index["hand"]]
+    faces = klats3.faces
+    for seat in range(3):
+        view = game.view(seat)
+        assert view["zones"]["draw"] == {"count": len(game.state.zones[klats3.zone_index["draw"]])}
+        for other in range(3):
+            shown = view["zones"]["hand"][other]
+            if other == seat:
+                assert shown == [faces[klats3.face_of[c]] for c in hands[other]]
+            else:
+                assert shown == {"count": len(hands[other])}
+
+
+def test_a_seed_and_the_moves_replay_a_match_exactly(klats3):
+    first = Game(klats3, seed=42)
+    bots = [RandomBot(random.Random(k)) for k in range(3)]
+    moves = []
+    while not first.over:
+        action = bots[first.to_move].choose(first)
+        moves.append(str(first.move_of(action)))
+        first.play(action)
+    again = Game(klats3, seed=42)
+    for text in moves:
+        again.apply(text)
+    assert again.over and again.state.totals == first.state.totals
+    assert [r.reason for r in again.state.results] == [r.reason for r in first.state.results]
+
+
+def test_state_copy_is_independent(klats3):
+    game = Game(klats3, seed=3)
+    before = game.state.copy()
+    game.play(game.actions()[0])
+    assert before.zones != game.state.zones
+    assert before.plays == 0 and game.state.plays == 1
+
+
+def test_every_card_is_in_exactly_one_place_through_a_match(klats3):
+    game = Game(klats3, seed=9)
+    bot = RandomBot(random.Random(9))
+
+    def cards(zone):
+        for item in zone:
+            if isinstance(item, list):
+                yield from cards(item)
+            else:
+                yield item
+
+    while not game.over:
+        placed = sorted(cards(game.state.zones))
+        assert placed == list(range(klats3.deck_size))
+        game.play(bot.choose(game))
+
+
+def test_config_errors(klats):
+    with pytest.raises(ConfigError, match="2 to 6 players"):
+        compile_ruleset(klats.model, 7)
+    with pytest.raises(ConfigError, match="no param 'speed'"):
+        compile_ruleset(klats.model, 3, {"speed": 2})
+    with pytest.raises(ConfigError, match="1..10"):
+        compile_ruleset(klats.model, 3, {"hand_size": 11})
+    assert compile_ruleset(klats.model, 6, {"hand_size": 10}).params["hand_size"] == 10  # 60 of 90 cards
+
+
+def test_a_param_that_empties_the_deck_is_refused_at_compile_time():
+    text = STALLS.replace("players 2..2", "players 2..2\nparam h = 2 in 1..10").replace("deal 2", "deal h")
+    model = load_text(text, "deal.rules").model  # the defaults deal 4 of 8 cards
+    with pytest.raises(ConfigError, match="cannot deal 5 to each of 2 players"):
+        compile_ruleset(model, 2, {"h": 5})
+
+
+def test_params_change_the_game(klats):
+    compiled = compile_ruleset(klats.model, 2, {"target": 10, "hand_size": 5})
+    game = Game(compiled, seed=1)
+    assert len(game.view(0)["zones"]["hand"][0]) == 5
+    play_out(game, [RandomBot(random.Random(1)), RandomBot(random.Random(2))])
+    assert game.over and max(game.state.totals) >= 10
+
+
+def test_position_errors(klats3):
+    game = Game(klats3, seed=1, deal=False)
+    with pytest.raises(PositionError, match="no card is called 'purple3'"):
+        game.set_position({"hand": {0: ["purple3"]}})
+    with pytest.raises(PositionError, match="no more copies"):
+        game.set_position({"hand": {0: ["blue3", "blue3", "blue3"]}})
+    with pytest.raises(PositionError, match="no zone 'table'"):
+        game.set_position({"table": []})
+
+
+STALLS = """
+game "Stall" { }
+players 2..2
+attribute n in 1..4
+card c { n each  copies 2 }
+zone stock shared hidden
+zone hand per seat owner
+zone out per seat public
+setup { shuffle deck into stock  deal 2 from stock to hand }
+play give { card from hand where card.n > 9  to out of self }
+turn { play one of give or pass }
+end round never when count(stock) > 100
+score s = 0
+match { until round >= 1 }
+"""
+
+
+def test_a_round_that_cannot_end_is_reported_not_looped():
+    compiled = compile_ruleset(load_text(STALLS, "stall.rules").model, 2)
+    with pytest.raises(EngineError, match="cannot end"):
+        Game(compiled, seed=1)
+
+
+def test_top_of_an_empty_zone_is_no_card():
+    text = STALLS.replace("card.n > 9", "card.n == top(stock).n").replace(
+        "deal 2 from stock to hand }", "deal 2 from stock to hand }\n").replace(
+        "end round never when count(stock) > 100", "end round done when passes >= players")
+    compiled = compile_ruleset(load_text(text, "top.rules").model, 2)
+    game = Game(compiled, seed=1, deal=False)
+    game.set_position({"hand": {0: ["c-1"], 1: ["c-2"]}, "stock": []})
+    assert game.over  # nothing matches "no card": both pass, the round ends, the match ends
+
+
+def test_crazy_eights_plays_to_the_end():
+    loaded = load(str(REPO / "docs" / "examples" / "crazy_eights.rules"))
+    for players in (2, 5):
+        game = Game(compile_ruleset(loaded.model, players), seed=players)
+        play_out(game, [RandomBot(random.Random(s)) for s in range(players)])
+        assert game.over and max(game.state.totals) >= 100
