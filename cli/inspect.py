@@ -1,9 +1,131 @@
-"""Placeholder: being written."""
+"""`check` (a ruleset's errors and warnings, or its summary) and `export` (the whole checked
+ruleset as JSON, described by schemas/ruleset.schema.json)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from ..interpreter import export as exporting
+from ..interpreter.diagnostics import Diagnostic
+from .common import err, fail, load_or_exit, out
+
+RULESET_HELP = "A .rules file, or the name of a ruleset shipped with cardrules."
 
 
-def check():
-    raise NotImplementedError
+def check(
+    file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary and the warnings as JSON, nothing else.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too, not only on errors.")] = False,
+) -> None:
+    """Check a ruleset. Errors and warnings go to stderr with file:line:col; a ruleset that
+    checks gets a summary: players, the deal for each player count, zones, params, provenance."""
+    loaded = load_or_exit(file)
+    report = exporting.summary(loaded.model)
+    if as_json:
+        typer.echo(_json({**report, "warnings": [_diagnostic(d) for d in loaded.warnings]}), nl=False)
+    else:
+        _print_summary(report)
+    unplayable = [d for d in report["deals"] if "problem" in d]
+    for deal in unplayable:
+        err.print(f"error: {loaded.model.file}: with {deal['players']} players: {deal['problem']}", markup=False)
+    if unplayable:
+        raise fail("setup cannot run for every player count the ruleset allows",
+                   "narrow `players`, or deal counts that fit the deck")
+    if strict and loaded.warnings:
+        count = len(loaded.warnings)
+        raise fail(f"{count} warning{'s' if count > 1 else ''}, and --strict counts warnings as errors",
+                   "fix them, or drop --strict")
 
 
-def export():
-    raise NotImplementedError
+def export(
+    file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False)],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the JSON to this file, not to stdout.",
+                                               show_default=False)] = None,
+) -> None:
+    """Export a checked ruleset as JSON: every clause with its provenance, every expression as
+    text, type and tree. schemas/ruleset.schema.json describes it."""
+    loaded = load_or_exit(file)
+    text = _json(exporting.export(loaded.model))
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except IsADirectoryError:
+        raise fail(f"cannot write {output}: it is a directory", "give a file name, e.g. -o ruleset.json") from None
+    except OSError as e:
+        raise fail(f"cannot write {output}: {e.strerror or e}", "check that its folder exists and is writable") from None
+    err.print(f"wrote {output}", markup=False)
+
+
+# ------------------------------------------------------------------ output
+
+
+def _json(data: dict) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def _diagnostic(d: Diagnostic) -> dict:
+    span = d.span
+    return {"severity": d.severity, "message": d.message, "file": d.file,
+            "line": span.line if span else None, "column": span.column if span else None,
+            "end_line": span.end_line if span else None, "end_column": span.end_column if span else None,
+            "hint": d.hint}
+
+
+def _table(title: str, *columns: str, header: bool = True) -> Table:
+    table = Table(title=Text(title), title_justify="left", show_header=header, header_style="bold")
+    for column in columns:
+        table.add_column(column)
+    return table
+
+
+def _row(table: Table, *cells) -> None:
+    """Cells as plain text: names and titles come from the file and are never rich markup."""
+    table.add_row(*(Text(str(c)) for c in cells))
+
+
+def _print_summary(r: dict) -> None:
+    header = _table(r["title"], "", "", header=False)
+    for lang in r["names"]:
+        _row(header, f"name ({lang['language']})", lang["text"])
+    for doc in r["documents"]:
+        _row(header, f"document {doc['id']}", doc["title"])
+    _row(header, "players", f"{r['players']['min']}..{r['players']['max']}")
+    _row(header, "deck", f"{r['deck']} cards")
+    _row(header, "plays", ", ".join(r["plays"]))
+    _row(header, "round ends", ", ".join(r["round_ends"]))
+    out.print(header)
+
+    shared = [z["name"] for z in r["zones"] if z["scope"] == "shared"]
+    deals = _table("Setup, params at their defaults", "players", "per seat", "dealt",
+                   *(f"left in {z}" if z == r["stock"] else f"in {z}" for z in shared))
+    for d in r["deals"]:
+        if "problem" in d:
+            deals.add_row(str(d["players"]), Text(d["problem"], style="red"))
+        else:
+            _row(deals, d["players"], d["per_seat"], d["dealt"], *(d["shared"][z] for z in shared))
+    out.print(deals)
+
+    zones = _table("Zones", "zone", "scope", "visibility", "holds")
+    for z in r["zones"]:
+        _row(zones, z["name"], z["scope"].replace("_", " "), z["visibility"], "piles" if z["piles"] else "cards")
+    out.print(zones)
+
+    if r["params"]:
+        params = _table("Params", "param", "default", "range")
+        for p in r["params"]:
+            _row(params, p["name"], p["default"], f"{p['min']}..{p['max']}")
+        out.print(params)
+
+    counts = r["provenance"]
+    provenance = _table("Provenance", "clauses", "cite a source", "a ruling", "an assumption", "none")
+    _row(provenance, counts["clauses"], counts["sources"], counts["rulings"], counts["assumptions"], counts["none"])
+    out.print(provenance)
+    if r["unbacked"]:
+        out.print(Text("without provenance: " + ", ".join(r["unbacked"])))

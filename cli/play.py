@@ -1,9 +1,341 @@
-"""Placeholder: being written."""
+"""`cardrules play`: a match at the terminal, people and bots at the seats; `cardrules replay`:
+a game log played again, move by move.
+
+At a terminal the prompt has completion and history (prompt_toolkit); from a pipe, lines are
+read plainly and echoed after the prompt, so the output reads as the session it was.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from ..interpreter import gamelog
+from ..interpreter.bots import BOTS
+from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
+from ..interpreter.engine import EngineError, Game, RoundResult
+from ..interpreter.load import resolve
+from ..interpreter.notation import HELP, MoveError, parse_move
+from .common import EXIT_FINDINGS, EXIT_USAGE, compile_or_exit, err, fail, load_or_exit, out, parse_params
+from .render import moves_of, plural, view_of
+
+HUMAN = "human"
+COMMANDS = ("help", "moves", "view", "why ", "quit")
+HELP_TEXT = f"""\
+Type a move's number from the list, or the move itself: {HELP}.
+The play's name may be left out when only one play is open. Seats and piles count from 0;
+piles read bottom to top, the top card last.
+  moves      list the legal moves again      view   show the table again
+  why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)"""
 
 
-def play():
-    raise NotImplementedError
+class Quit(Exception):
+    """The person at the keyboard stopped the game; `why` says how."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
 
 
-def replay():
-    raise NotImplementedError
+# ------------------------------------------------------------------ reading lines
+
+
+class _Pipe:
+    """Lines from a pipe or file; each is echoed after its prompt."""
+
+    def read(self, prompt: str, words: list[str]) -> str:
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        line = line.rstrip("\r\n")
+        out.print(f"{prompt}{line}", markup=False)
+        return line
+
+
+class _Terminal:
+    """A prompt with completion of the legal moves and commands, and history."""
+
+    def __init__(self):
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import InMemoryHistory
+
+        self.session = PromptSession(history=InMemoryHistory())
+
+    def read(self, prompt: str, words: list[str]) -> str:
+        from prompt_toolkit.completion import WordCompleter
+
+        return self.session.prompt(prompt, completer=WordCompleter(words, sentence=True))
+
+
+# ------------------------------------------------------------------ a match
+
+
+class Session:
+    """One match: asks the people, lets the bots choose, prints what happens, keeps the moves."""
+
+    def __init__(self, game: Game, kinds: list[str], reader):
+        self.game, self.kinds, self.reader = game, kinds, reader
+        self.bots = [None if kind == HUMAN else BOTS[kind](random.Random(f"{game.seed}:{seat}"))
+                     for seat, kind in enumerate(kinds)]
+        self.moves: list[str] = []
+        self.rounds_shown = 0
+        self.hot_seat = kinds.count(HUMAN) > 1
+
+    def run(self) -> None:
+        """Play to the end of the match; raise `Quit` if a person stops it."""
+        game = self.game
+        self._report_rounds()
+        while not game.over:
+            seat = game.to_move
+            if self.bots[seat] is None:
+                action = self._ask(seat)
+            else:
+                action = self.bots[seat].choose(game)
+            text = str(game.move_of(action))
+            game.play(action)
+            self.moves.append(text)
+            out.print(f"seat {seat} ({self.kinds[seat]}): {text}", markup=False,
+                      style="" if self.bots[seat] is None else "dim")
+            self._report_rounds()
+
+    def _ask(self, seat: int) -> tuple:
+        """A person's decision: commands are answered until a legal move is given."""
+        game = self.game
+        if self.hot_seat:
+            out.rule(f"seat {seat}: your turn", style="bold")
+        self._show(seat)
+        prompt = f"seat {seat}> "
+        while True:
+            words = [str(m) for m in game.legal_moves(seat)] + list(COMMANDS)
+            try:
+                line = self.reader.read(prompt, words).strip()
+            except EOFError:
+                raise Quit("end of input") from None
+            if not line:
+                continue
+            command, _, rest = line.partition(" ")
+            if command in ("quit", "exit"):
+                raise Quit("quit")
+            if command in ("help", "?"):
+                out.print(HELP_TEXT, markup=False, soft_wrap=False)
+            elif command == "moves":
+                out.print(moves_of(game.legal_moves(seat)))
+            elif command == "view":
+                self._show(seat, moves=False)
+            elif command == "why":
+                self._why(rest.strip(), seat)
+            else:
+                try:
+                    return self._action(line, seat)
+                except MoveError as e:
+                    err.print(e.render(), markup=False, soft_wrap=False)
+
+    def _action(self, line: str, seat: int) -> tuple:
+        """The action a typed number or move names; a `MoveError` says why there is none."""
+        moves = self.game.legal_moves(seat)
+        if line.isdigit():
+            if not 1 <= int(line) <= len(moves):
+                raise MoveError(f"there is no move {line}: the moves are numbered 1 to {len(moves)}", line, 1,
+                                "type 'moves' to list them")
+            line = str(moves[int(line) - 1])
+        return self.game.action_of(parse_move(line, self.game.open_plays()))
+
+    def _why(self, text: str, seat: int) -> None:
+        if not text:
+            err.print(f"why what? e.g. why {self.game.legal_moves(seat)[0]}", markup=False)
+            return
+        try:
+            move = self.game.move_of(self._action(text, seat)) if text.isdigit() else parse_move(
+                text, self.game.open_plays())
+        except MoveError as e:
+            err.print(e.render(), markup=False, soft_wrap=False)
+            return
+        if move in self.game.legal_moves(seat):
+            out.print(f"{move} is legal now", markup=False)
+        else:
+            out.print(f"{move}: {self.game.why_illegal(move)}", markup=False, soft_wrap=False)
+
+    def _show(self, seat: int, moves: bool = True) -> None:
+        out.print(view_of(self.game.view(seat), self.game.c.model, self.kinds))
+        if moves:
+            out.print(moves_of(self.game.legal_moves(seat)))
+
+    def _report_rounds(self) -> None:
+        """Print the rounds that ended since the last report, and announce the next one."""
+        results = self.game.state.results
+        for result in results[self.rounds_shown:]:
+            print_round(result, self.kinds)
+        if self.rounds_shown == len(results) and self.moves:
+            return
+        self.rounds_shown = len(results)
+        if self.game.over:
+            print_winners(self.game, self.kinds)
+        else:
+            out.rule(f"round {self.game.state.round + 1}: seat {self.game.to_move} starts", style="dim")
+
+
+def print_round(result: RoundResult, kinds: list[str]) -> None:
+    table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
+    for name in ("seat", "score", "total"):
+        table.add_column(name, justify="left" if name == "seat" else "right")
+    for seat, (score, total) in enumerate(zip(result.scores, result.totals)):
+        table.add_row(f"{seat} {kinds[seat]}", f"{score:+d}", str(total))
+    out.print(f"round {result.round + 1} over ({result.reason}) after {plural(result.plays, 'play')}:", style="bold",
+              markup=False)
+    out.print(table)
+
+
+def print_totals(game: Game, kinds: list[str]) -> None:
+    results = game.state.results
+    table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
+    for name in ("seat", "total"):
+        table.add_column(name, justify="left" if name == "seat" else "right")
+    for seat, total in enumerate(game.state.totals):
+        table.add_row(f"{seat} {kinds[seat]}", str(total))
+    reasons = Counter(r.reason for r in results)
+    out.print(f"{plural(len(results), 'round')}, ended by "
+              + ", ".join(f"{reason} ({n})" for reason, n in reasons.items()), markup=False)
+    out.print(table)
+
+
+def print_winners(game: Game, kinds: list[str]) -> None:
+    winners = game.winners()
+    names = " and ".join(f"seat {s} ({kinds[s]})" for s in winners)
+    total = game.state.totals[winners[0]]
+    verb = "wins" if len(winners) == 1 else "share the win"
+    out.print(f"match over after {plural(len(game.state.results), 'round')}: {names} {verb} with {total}",
+              style="bold", markup=False)
+
+
+# ------------------------------------------------------------------ commands
+
+
+def _seat_kinds(seats: str | None, players: int | None) -> list[str] | None:
+    if seats is None:
+        return None
+    kinds = [k.strip().lower() for k in seats.split(",")]
+    known = [HUMAN, *BOTS]
+    for kind in kinds:
+        if kind not in known:
+            raise fail(f"--seats: unknown kind '{kind}'", f"each seat is one of: {', '.join(known)}; "
+                       "e.g. --seats human,random,random", EXIT_USAGE)
+    if players is not None and len(kinds) != players:
+        raise fail(f"--seats names {len(kinds)} seats but --players is {players}",
+                   "give one kind per seat, or leave out --players", EXIT_USAGE)
+    return kinds
+
+
+def play(
+    file: Annotated[str, typer.Argument(help="A .rules file, or the name of a shipped ruleset.",
+                                        show_default=False)],
+    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N",
+                                                   help="Number of players.")] = None,
+    seats: Annotated[Optional[str], typer.Option(
+        metavar="KIND,...", help="Who plays each seat, comma-separated: human or a bot (random). "
+                                 "Default: human, then bots.")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        metavar="S", help="Seed of the shuffles; default: a random one, printed.")] = None,
+    param: Annotated[Optional[list[str]], typer.Option(
+        metavar="NAME=V", help="Set a ruleset param: NAME=VALUE (repeatable).")] = None,
+    log: Annotated[Optional[Path], typer.Option(
+        metavar="FILE", help="Write the game log to this file at the end.")] = None,
+) -> None:
+    """Play a match at the terminal against bots or friends (hot-seat)."""
+    kinds = _seat_kinds(seats, players)
+    if log is not None and (log.is_dir() or not log.parent.is_dir()):
+        raise fail(f"--log: '{log}' is a folder" if log.is_dir() else f"--log: no folder '{log.parent}'",
+                   "give a file in an existing folder", EXIT_USAGE)
+    loaded = load_or_exit(file)
+    compiled = compile_or_exit(loaded, players if kinds is None else len(kinds), parse_params(param))
+    kinds = kinds or [HUMAN] + ["random"] * (compiled.players - 1)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+    out.print(f"{loaded.model.title}: {compiled.players} players ({', '.join(kinds)}), seed {seed}; "
+              f"play it again with --seed {seed}" + (". Type help for help." if HUMAN in kinds else ""),
+              markup=False, soft_wrap=False)
+    try:
+        game = Game(compiled, seed)
+    except EngineError as e:
+        raise fail(f"the match cannot start: {e}", "the ruleset's round end conditions never hold") from None
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    session = Session(game, kinds, _Terminal() if interactive else _Pipe())
+    code = 0
+    try:
+        session.run()
+    except Quit as q:
+        out.print(f"game stopped ({q.why}) after {plural(len(session.moves), 'move')}", markup=False)
+    except KeyboardInterrupt:
+        out.print(f"\ngame stopped (interrupted) after {plural(len(session.moves), 'move')}", markup=False)
+        code = 130
+    except EngineError as e:
+        err.print(f"error: the ruleset cannot go on: {e}", markup=False)
+        code = EXIT_FINDINGS
+    finally:  # also when the output pipe closes (rich exits then)
+        if log is not None:
+            _write_log(log, file, compiled, seed, kinds, session)
+    raise typer.Exit(code)
+
+
+def _write_log(path: Path, file: str, compiled: Compiled, seed: int, kinds: list[str], session: Session) -> None:
+    record = gamelog.GameLog(file, gamelog.sha256_of(resolve(file)), compiled.players, dict(compiled.params), seed,
+                             tuple(kinds), tuple(session.moves), gamelog.result_of(session.game))
+    try:
+        gamelog.write(record, path)
+    except OSError as e:
+        raise fail(f"cannot write the log '{path}': {e.strerror or e}") from None
+    out.print(f"log written to {path}", markup=False)
+
+
+def replay(
+    log_file: Annotated[str, typer.Argument(help="A game log written by `cardrules play --log`.",
+                                            show_default=False)],
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every move.")] = False,
+) -> None:
+    """Play a game log again and check that it gives the result it records."""
+    try:
+        log = gamelog.read(log_file)
+    except gamelog.LogError as e:
+        raise fail(str(e), "a game log is the JSON file `cardrules play --log FILE` writes") from None
+    given = Path(log.ruleset)
+    beside = Path(log_file).parent / given
+    path = str(beside) if not given.is_absolute() and beside.is_file() else log.ruleset
+    if not resolve(path).is_file():
+        raise fail(f"{log_file}: its ruleset '{log.ruleset}' is found neither beside the log nor from here",
+                   "run replay from the folder the game was played in, or edit the log's \"ruleset\"")
+    loaded = load_or_exit(path)
+    if gamelog.sha256_of(resolve(path)) != log.ruleset_sha256:
+        err.print(f"warning: {path} has changed since the log was written (its sha256 differs); replaying anyway",
+                  markup=False)
+    try:
+        compiled = compile_ruleset(loaded.model, log.players, log.params)
+    except ConfigError as e:
+        raise fail(f"{log_file}: the log's options do not fit {path}: {e}") from None
+    rounds_shown = 0
+
+    def show(number: int, seat: int, text: str, game: Game) -> None:
+        nonlocal rounds_shown
+        out.print(f"{number:>4}. seat {seat} ({log.seats[seat]}): {text}", markup=False)
+        for result in game.state.results[rounds_shown:]:
+            print_round(result, list(log.seats))
+        rounds_shown = len(game.state.results)
+
+    try:
+        game = gamelog.replay(log, compiled, on_move=show if verbose else None)
+    except gamelog.ReplayError as e:
+        raise fail(f"{log_file}: {e}", "the log was written with another ruleset or edited by hand"
+                   if e.move else "the log's result was edited, or the ruleset changed") from None
+    out.print(f"{loaded.model.title}: {log.players} players ({', '.join(log.seats)}), seed {log.seed}: "
+              f"{plural(len(log.moves), 'move')} replayed", markup=False)
+    if not verbose and game.state.results:
+        print_totals(game, list(log.seats))
+    if game.over:
+        print_winners(game, list(log.seats))
+        out.print("the result matches the log", markup=False)
+    else:
+        out.print(f"the match is unfinished, as logged: round {game.state.round + 1}, seat {game.to_move} to move",
+                  markup=False)

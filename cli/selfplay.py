@@ -1,5 +1,77 @@
-"""Placeholder: being written."""
+"""`selfplay`: whole matches between random bots, and their statistics as a table or as JSON."""
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from ..interpreter import selfplay as selfplaying
+from ..interpreter.engine import EngineError
+from .common import EXIT_USAGE, compile_or_exit, err, fail, load_or_exit, out, parse_params
+
+BAR_FROM = 200  # fewer games than this end too soon for a progress bar to help
 
 
-def selfplay():
-    raise NotImplementedError
+def selfplay(
+    file: Annotated[str, typer.Argument(help="A .rules file, or the name of a shipped ruleset (e.g. klats).",
+                                        show_default=False)],
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of seats, every one a random bot.",
+                                         show_default=False)],
+    games: Annotated[int, typer.Option("--games", "-g", help="Matches to play.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: the same seed gives the same figures.")] = 1,
+    param: Annotated[list[str] | None, typer.Option("--param", help="Set a ruleset param, NAME=NUMBER (repeatable).",
+                                                    show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object, nothing else.")] = False,
+) -> None:
+    """Play GAMES whole matches between random bots (each uniform among its distinct legal moves)
+    and report rounds, moves (plays, not passes) and winning totals per match (mean and sample
+    sd), wins by seat (tied winners each count a win) and how the rounds ended."""
+    if games < 1:
+        raise fail(f"--games must be at least 1, not {games}", "e.g. --games 100", EXIT_USAGE)
+    loaded = load_or_exit(file)
+    compiled = compile_or_exit(loaded, players, parse_params(param))
+    try:
+        if as_json or games < BAR_FROM or not err.is_terminal:
+            stats = selfplaying.run(compiled, games, seed)
+        else:
+            with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                          console=err, transient=True) as bar:
+                task = bar.add_task("", total=games)
+                stats = selfplaying.run(compiled, games, seed, lambda done: bar.update(task, completed=done))
+    except EngineError as e:
+        raise fail(f"{loaded.model.file}: {e}",
+                   "every round needs an `end round` condition that the play can reach") from None
+    if as_json:
+        typer.echo(json.dumps(dataclasses.asdict(stats), indent=2))
+    else:
+        for table in _tables(stats, loaded.model.title):
+            out.print(table)
+        out.print(f"{stats.games_per_second:.1f} matches/s ({stats.wall_seconds:.2f} s)", markup=False)
+
+
+def _tables(s: selfplaying.Stats, title: str) -> list[Table]:
+    per_match = Table(title=Text(f"{title}: {s.games} matches, {s.players} random bots, seed {s.seed}"),
+                      title_justify="left")
+    for column in ("per match", "mean", "sd"):
+        per_match.add_column(column, justify="left" if column == "per match" else "right")
+    for name, mean, sd in (("rounds", s.mean_rounds, s.sd_rounds), ("moves (plays, not passes)", s.mean_moves,
+                           s.sd_moves), ("winning total", s.mean_winning_total, s.sd_winning_total)):
+        per_match.add_row(name, f"{mean:.2f}", f"{sd:.2f}")
+    wins = _counts("wins (ties: each winner)", "seat", dict(enumerate(s.wins_by_seat)), s.games)
+    ends = _counts("round ends", "condition", s.round_end_reasons, sum(s.round_end_reasons.values()))
+    return [per_match, wins, ends]
+
+
+def _counts(title: str, what: str, counts: dict, whole: int) -> Table:
+    table = Table(title=Text(title), title_justify="left")
+    table.add_column(what)
+    table.add_column("count", justify="right")
+    table.add_column("share", justify="right")
+    for key, count in counts.items():
+        table.add_row(Text(str(key)), str(count), f"{count / whole:.1%}")
+    return table

@@ -395,7 +395,7 @@ class _Compiler:
                 return lambda env: a(env) - b(env)
             case "*":
                 return lambda env: a(env) * b(env)
-            case "/":  # whole division; by zero gives 0, so no ruleset can crash the engine
+            case "/":  # whole division; by zero gives 0, so no ruleset can break the engine
                 return lambda env: a(env) // y if (y := b(env)) else 0
             case "%":
                 return lambda env: (a(env) % y) if (y := b(env)) else 0

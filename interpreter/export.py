@@ -13,6 +13,7 @@ from .compile import ConfigError, compile_ruleset
 from .unparse import unparse
 
 FORMAT = "cardrules-ruleset/1"
+SETUP_STEPS = {m.Shuffle: "shuffle", m.Deal: "deal", m.Transfer: "move"}  # as the text writes them
 
 
 def export(model: m.Ruleset) -> dict:
@@ -113,7 +114,7 @@ def _attribute(a: m.Attribute) -> dict:
 def _setup_step(step) -> dict:
     if isinstance(step, m.Shuffle):
         return {"step": "shuffle", "zone": step.zone, "provenance": _provenance(step.provenance)}
-    return {"step": "deal" if isinstance(step, m.Deal) else "move", "count": expression(step.count),
+    return {"step": SETUP_STEPS[type(step)], "count": expression(step.count),
             "from": step.source, "to": step.dest, "provenance": _provenance(step.provenance)}
 
 
@@ -147,7 +148,8 @@ def _turn_step(step) -> dict:
 
 def summary(model: m.Ruleset) -> dict:
     """What `check` reports: the header, the deal for each player count, zones, params, names
-    of plays and round ends, and how the clauses are backed by provenance."""
+    of plays and round ends, how the clauses are backed by provenance, and which are not."""
+    counted = clauses(model)
     return {
         "file": model.file,
         "title": model.title,
@@ -162,24 +164,27 @@ def summary(model: m.Ruleset) -> dict:
         "params": [{"name": p.name, "default": p.default, "min": p.low, "max": p.high} for p in model.params],
         "plays": [p.name for p in model.plays],
         "round_ends": [r.name for r in model.round_ends],
-        "provenance": provenance_counts(model),
+        "provenance": provenance_counts(counted),
+        "unbacked": [name for name, p in counted if not _carries(p)],
     }
 
 
-def _stock(model: m.Ruleset) -> str | None:
-    """The zone setup shuffles the deck into (the last one, should there be several)."""
-    return next((s.zone for s in reversed(model.setup) if isinstance(s, m.Shuffle)), None)
+def _stock(model: m.Ruleset) -> str:
+    """The zone setup shuffles the deck into (the last one, should there be several; the
+    checker makes sure there is one)."""
+    return next(s.zone for s in reversed(model.setup) if isinstance(s, m.Shuffle))
 
 
 def _deal(model: m.Ruleset, players: int) -> dict:
     """How setup leaves the cards for this many players, params at their defaults, following
     the engine: a shuffle fills its zone with the deck, a deal gives each seat in turn up to
     its count, a move takes up to its count from the top; none takes more than there is.
-    `per_seat` is the fewest cards a seat receives; `shared` the cards in each shared zone."""
+    `per_seat` is the fewest cards a seat receives; `shared` the cards in each shared zone;
+    `problem` instead says why this many players cannot be set up."""
     try:
         steps = compile_ruleset(model, players).setup  # the counts, evaluated as the engine does
     except ConfigError as e:
-        return {"players": players, "per_seat": 0, "dealt": 0, "stock": 0, "shared": {}, "problem": str(e)}
+        return {"players": players, "problem": str(e)}
     shared = {z.name: 0 for z in model.zones if not z.per_seat}
     seats = [0] * players
     names = [z.name for z in model.zones]
@@ -195,9 +200,8 @@ def _deal(model: m.Ruleset, players: int) -> dict:
                 shared[names[dest]] += moved
             else:
                 seats[seat] += moved
-    stock = _stock(model)
     return {"players": players, "per_seat": min(seats), "dealt": sum(seats),
-            "stock": shared[stock] if stock else 0, "shared": shared}
+            "stock": shared[_stock(model)], "shared": shared}
 
 
 def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
@@ -219,7 +223,7 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     for k in model.kinds:
         block(f"card {k.name}", k.provenance, [("copies", k.copies_provenance)])
     out += [(f"zone {z.name}", z.provenance) for z in model.zones]
-    block("setup", None, [(type(s).__name__.lower(), s.provenance) for s in model.setup])
+    block("setup", None, [(SETUP_STEPS[type(s)], s.provenance) for s in model.setup])
     for p in model.plays:
         items = [("card", p.card_provenance), ("to", p.dest_provenance)]
         items += [(label, c.provenance) for label, c in (("new pile", p.new_pile), ("onto pile", p.onto_pile)) if c]
@@ -234,9 +238,9 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     return out
 
 
-def provenance_counts(model: m.Ruleset) -> dict:
-    """How many clauses cite a source, a ruling, an assumption; how many carry none."""
-    provs = [p for _, p in clauses(model)]
+def provenance_counts(counted: list[tuple[str, m.Provenance]]) -> dict:
+    """How many of the clauses cite a source, a ruling, an assumption; how many carry none."""
+    provs = [p for _, p in counted]
     return {"clauses": len(provs), "sources": sum(1 for p in provs if p.sources),
             "rulings": sum(1 for p in provs if p.rulings), "assumptions": sum(1 for p in provs if p.assumptions),
             "none": sum(1 for p in provs if not _carries(p))}

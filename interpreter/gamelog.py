@@ -11,6 +11,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from .compile import Compiled
 from .engine import EngineError, Game
@@ -151,9 +152,10 @@ def _kind(value) -> str:
             dict: "an object"}.get(type(value), type(value).__name__)
 
 
-def replay(log: GameLog, compiled: Compiled) -> Game:
+def replay(log: GameLog, compiled: Compiled, on_move: Callable[[int, int, str, Game], None] | None = None) -> Game:
     """Re-run the log's moves on a fresh match; raise `ReplayError` at the first move that does not
-    apply, or when the recorded result is not the one the moves give."""
+    apply, or when the recorded result is not the one the moves give. `on_move(number, seat, text,
+    game)` is called after each move applied."""
     try:
         game = Game(compiled, log.seed)
     except EngineError as e:
@@ -172,6 +174,8 @@ def replay(log: GameLog, compiled: Compiled) -> Game:
         except EngineError as e:
             raise ReplayError(f"move {number} '{text}' by seat {seat}: the ruleset cannot go on: {e}",
                               number, text, seat, str(e)) from None
+        if on_move is not None:
+            on_move(number, seat, text, game)
     replayed = result_of(game)
     if replayed != log.result:
         raise ReplayError(f"the log records {_describe(log.result)}, but its {len(log.moves)} moves give "

@@ -19,7 +19,7 @@ class Loaded:
 
 
 def resolve(path: str) -> Path:
-    """A path as given, or else the name of a shipped ruleset (`klats`, `klats.rules`)."""
+    """A path as given, or else the name of a shipped ruleset (`NAME` or `NAME.rules` for rulesets/NAME.rules)."""
     p = Path(path)
     if p.exists():
         return p
@@ -43,7 +43,7 @@ def read(path: str) -> tuple[str, str]:
                                      "give the path of a .rules file", str(path))]) from None
     except OSError as e:
         raise RulesError([Diagnostic("error", f"cannot read the file: {e.strerror or e}", None,
-                                     "check the path; shipped rulesets can be named without one, e.g. klats",
+                                     "check the path; a shipped ruleset can be named without one: its file name without .rules",
                                      str(path))]) from None
     return decode(data, str(path)), str(path)
 

@@ -1,9 +1,9 @@
 """The move notation, typed by people, written in logs and scenario files.
 
-    put blue14 @2        play `put` with a blue14 from the hand: a new pile in seat 2's zone
-    put blue14 @2/0      the same card onto pile 0 of seat 2's zone
+    put red7 @2          play `put` with a red7 from the hand: a new pile in seat 2's zone
+    put red7 @2/0        the same card onto pile 0 of seat 2's zone
     discard 8-hearts     a play to a shared zone names no seat
-    blue14 @2            the play's name may be left out when one play is open
+    red7 @2              the play's name may be left out when one play is open
 
 Seats and piles count from 0, as in every view. A `Move` is a small tuple whose `str` is its
 canonical text, so text -> Move -> text round-trips. Three errors tell a bad spelling, an
@@ -56,7 +56,7 @@ class AmbiguousMoveError(MoveError):
 
 _TARGET = re.compile(r"@(\d{1,3})(?:/(\d{1,3}))?$")
 HELP = ("write PLAY CARD, then @SEAT for a seat's zone (a new pile there) or @SEAT/PILE onto a pile, "
-        "e.g. put blue14 @1/0")
+        "e.g. put red7 @1/0")
 
 
 def parse_move(text: str, open_plays: tuple[str, ...]) -> Move:

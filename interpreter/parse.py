@@ -17,6 +17,7 @@ from .diagnostics import Diagnostic, RulesError, Span
 
 MAX_BYTES = 1 << 20  # a rules file of a megabyte is already a hundred games
 MAX_DEPTH = 60  # nesting of expressions; no card game needs a tenth of it
+MAX_STACK = 8 * MAX_DEPTH  # the parser's stack: no nesting level takes more than 8 entries
 MAX_DIGITS = 9  # numbers up to 999,999,999
 
 CLAUSE_KEYWORDS = "game, players, param, attribute, card, zone, setup, play, turn, end round, score, match"
@@ -33,10 +34,25 @@ class _WholeWords:
         return stream
 
 
+class _Tree(Tree):
+    """A parse tree node that knows its height, so that a chain too deep fails as soon as it is
+    built (`a + a + ...` nests on the left, where the parser's stack stays flat) and nothing
+    recursive ever walks it. Lark's helper rules (`_name`) are spliced into their parent, which
+    measures their children itself; skipping them keeps long lists linear."""
+
+    def __init__(self, data, children, meta=None):
+        super().__init__(data, children, meta)
+        self.height = 0 if data.startswith("_") else 1 + max(
+            (c.height for c in children if isinstance(c, _Tree)), default=0)
+        if self.height > MAX_DEPTH:
+            deepest = max((c for c in children if isinstance(c, _Tree)), key=lambda c: c.height)
+            raise _too_deep(_span(deepest.meta))
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     grammar = (files("cardrules") / "grammar" / "cardrules.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer="contextual", postlex=_WholeWords(),
+    return Lark(grammar, parser="lalr", lexer="contextual", postlex=_WholeWords(), tree_class=_Tree,
                 propagate_positions=True, maybe_placeholders=True)
 
 
@@ -65,17 +81,27 @@ def decode(data: bytes, file: str) -> str:
 def parse(text: str, file: str = "<input>") -> list[s.Clause]:
     """Parse rules text into clauses, or raise `RulesError` with the first syntax error."""
     try:
-        tree = parser().parse(text)
+        return list(_ToAst().transform(_read(text)).children)
     except UnexpectedInput as e:
         raise RulesError([_syntax_error(e, text, file)], text) from None
-    _check_depth(tree, text, file)
-    try:
-        return list(_ToAst().transform(tree).children)
+    except _Located as e:
+        raise RulesError([Diagnostic("error", e.message, e.span, e.hint, file)], text) from None
     except VisitError as wrapped:
         e = wrapped.orig_exc
         if not isinstance(e, _Located):
             raise
         raise RulesError([Diagnostic("error", e.message, e.span, e.hint, file)], text) from None
+
+
+def _read(text: str) -> Tree:
+    """The parse tree. Nesting opens the parser's stack (`not not ...`, `((...`, `if .. else if`);
+    watching it stops a deep input at once, not after reading the whole file."""
+    run = parser().parse_interactive(text)
+    token = None
+    for token in run.iter_parse():
+        if len(run.parser_state.state_stack) > MAX_STACK:
+            raise _too_deep(_tspan(token))
+    return run.feed_eof(token)
 
 
 # ------------------------------------------------------------------ errors
@@ -123,17 +149,9 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
     return Diagnostic("error", f"unexpected {token.value!r}", span, hint, file)
 
 
-def _check_depth(tree: Tree, text: str, file: str) -> None:
-    """Refuse a tree deeper than MAX_DEPTH before anything recursive walks it."""
-    stack = [(tree, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            meta = node.meta
-            span = Span(meta.line, meta.column, meta.end_line, meta.end_column) if not meta.empty else None
-            raise RulesError([Diagnostic("error", f"the expression nests deeper than {MAX_DEPTH} levels", span,
-                                         "split it, or use a param or a simpler expression", file)], text)
-        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+def _too_deep(span: Span) -> _Located:
+    return _Located(f"the expression nests deeper than {MAX_DEPTH} levels", span,
+                    "split it, or use a param or a simpler expression")
 
 
 # ------------------------------------------------------------------ the transformer

@@ -1,0 +1,93 @@
+"""A seat's view and its legal moves, drawn compactly with rich for an 80-column terminal.
+
+The renderer draws only what `Game.view(seat)` holds, so it cannot show a card the seat may not
+see: hidden zones arrive as counts. Per-seat zones become columns of a table with a row per
+seat; shared zones follow as lines. Piles read bottom to top, the top card last and bold.
+"""
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..interpreter.model import Ruleset
+from ..interpreter.notation import Move
+
+SHOWN_OF_SHARED = 8  # a public shared zone shows its last cards only
+
+
+def view_of(view: dict, model: Ruleset, kinds: list[str]) -> RenderableType:
+    """The table as `view["seat"]` sees it; `kinds` names what plays each seat (human, random)."""
+    me, to_move = view["seat"], view["to_move"]
+    title = Text(f"{model.title} · round {view['round'] + 1}", style="bold")
+    if to_move is not None:
+        title.append(f" · seat {to_move} to move" + (" (you)" if to_move == me else ""))
+    seats = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold dim")
+    seats.add_column("seat", no_wrap=True)
+    seats.add_column("total", justify="right", no_wrap=True)
+    per_seat = [z for z in model.zones if z.per_seat]
+    for zone in per_seat:
+        seats.add_column(zone.name, overflow="fold", ratio=1)
+    for seat in range(view["players"]):
+        label = Text("▶ " if seat == to_move else "  ")
+        label.append(f"{seat} {'you' if seat == me else kinds[seat]}", style="bold" if seat == me else "")
+        seats.add_row(label, str(view["totals"][seat]), *(_zone(view["zones"][z.name][seat]) for z in per_seat))
+    shared = Table.grid(padding=(0, 2))
+    shared.add_column(style="bold dim", no_wrap=True)
+    shared.add_column(overflow="fold")
+    for zone in model.zones:
+        if not zone.per_seat:
+            shared.add_row(zone.name, _zone(view["zones"][zone.name], last=SHOWN_OF_SHARED))
+    return Group(title, seats, shared)
+
+
+def _zone(content, last: int | None = None) -> Text:
+    """A zone's content: a count when hidden, its cards or its numbered piles when visible."""
+    if isinstance(content, dict):
+        text = _count(content["count"])
+        if "piles" in content and content["count"]:
+            text += f" in {content['piles']} pile{'s' * (content['piles'] != 1)}"
+        return Text(text, style="dim")
+    if not content:
+        return Text("–", style="dim")
+    out = Text()
+    if isinstance(content[0], list):
+        for i, pile in enumerate(content):
+            out.append(f"{' ' * bool(i)}{i}:[", style="dim")
+            out.append(" ".join(pile[:-1]) + " " * (len(pile) > 1))
+            out.append(pile[-1], style="bold")
+            out.append("]", style="dim")
+        return out
+    if last is not None and len(content) > last:
+        out.append(f"… {_count(len(content))}, the last: ", style="dim")
+        content = content[-last:]
+    out.append(" ".join(content))
+    return out
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def _count(n: int) -> str:
+    return plural(n, "card")
+
+
+def moves_of(moves: list[Move]) -> RenderableType:
+    """The numbered moves (1-based, in the order given), one line per play and card with its
+    targets: `put red5   1 @0  2 @1  3 @1/0` reads as `put red5 @1/0` for number 3."""
+    groups: dict[tuple[str, str], list[tuple[int, Move]]] = {}
+    for number, move in enumerate(moves, 1):
+        groups.setdefault((move.play, move.card), []).append((number, move))
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    for (play, card), numbered in groups.items():
+        targets = Text()
+        for number, move in numbered:
+            target = str(move)[len(f"{play} {card}"):].strip()
+            targets.append(f"{number}", style="bold cyan")
+            targets.append(f"{' ' + target if target else ''}   ")
+        targets.rstrip()
+        grid.add_row(f"{play} {card}", targets)
+    return grid

@@ -1,0 +1,562 @@
+"""Scenario files: positions and moves that show a ruleset's clauses at work.
+
+A scenario file is YAML, validated by schemas/scenarios.schema.json:
+
+    ruleset: mygame.rules                  # relative to the scenario file
+    defaults: {players: 2, params: {target: 100}, seed: 0}
+    scenarios:
+      - name: stacking on the same colour
+        clause: "play put: onto pile when top(pile).colour == card.colour"
+        position:                          # left out: the seed deals the match
+          zones: {hand: {0: [red5]}, row: {0: [[red1]], 1: []}, stock: [red2]}
+          active: 0
+        steps:
+          - play: put red5 @0/0            # must be legal, and is played
+          - refuse: put red2 @1/0          # must be refused ...
+            because: top(pile).colour      # ... for a reason that says this
+          - expect: {to_move: 1, zones: {row: {0: [[red1, red5]]}}}
+
+`load` reads the file and checks all that needs no play (the schema, then zones, faces, seats,
+players and params against the ruleset), every error located at its YAML node. `run` plays
+each scenario up to its first step that does not hold, and says where, what was expected and
+what was found. Nothing in the file is executed: YAML is read with the safe loader only.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from .check import _near as near
+from .compile import Compiled, ConfigError, compile_ruleset
+from .diagnostics import Diagnostic, RulesError, Span
+from .engine import EngineError, Game, PositionError
+from .load import Loaded, load, read, resolve
+from .model import Zone
+from .notation import IllegalMoveError, MoveError, parse_move
+
+MAX_VALUES = 200_000  # values in a file once its aliases are expanded: no alias bombs
+MERGE_TAG = "tag:yaml.org,2002:merge"
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same nodes, faster
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    clause: str
+    compiled: Compiled  # the ruleset for this scenario's players and params
+    seed: int
+    position: dict | None
+    steps: tuple[dict, ...]
+    index: int  # its place in the file's list, to locate its steps
+
+
+@dataclass(frozen=True)
+class ScenarioFile:
+    file: str  # the name to show
+    text: str
+    ruleset: Loaded
+    scenarios: tuple[Scenario, ...]
+    tree: yaml.Node  # the composed YAML: its nodes know their lines
+
+    def span(self, path: tuple, key: bool = False) -> Span:
+        return _span(_node(self.tree, path, key))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    scenario: Scenario
+    failures: tuple[Diagnostic, ...]  # the mismatches of the first step that did not hold
+    log: tuple[str, ...]  # what each step did
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+# ---------------------------------------------------------------- reading
+
+
+def load_file(path: str) -> ScenarioFile:
+    """A checked scenario file, or a `RulesError` with every located error."""
+    where = resolve(path)
+    if not where.exists():
+        raise RulesError([Diagnostic("error", f"no scenario file '{path}'", None,
+                                     "give the path of a scenario file (YAML)", str(path))])
+    text, name = read(path)
+    return load_text(text, name, where.parent)
+
+
+def load_text(text: str, file: str = "<input>", base: Path = Path(".")) -> ScenarioFile:
+    """`base` is the folder the file's `ruleset:` path is relative to."""
+    tree, data = _read_yaml(text, file)
+    here = _Errors(file, text, tree)
+    _validate(data, here)
+    here.stop()
+    ruleset = _ruleset(data["ruleset"], base, here)
+    defaults = data.get("defaults", {})
+    compiled: dict[tuple, Compiled] = {}
+    scenarios, names = [], {}
+    for i, s in enumerate(data["scenarios"]):
+        at = ("scenarios", i)
+        if s["name"] in names:
+            here.error(at + ("name",), f"a second scenario is called '{s['name']}'",
+                       f"the first is at line {here.span(('scenarios', names[s['name']], 'name')).line}; "
+                       "give each scenario its own name")
+        names.setdefault(s["name"], i)
+        players = s.get("players", defaults.get("players", ruleset.model.players[0]))
+        params = {**defaults.get("params", {}), **s.get("params", {})}
+        key = (players, tuple(sorted(params.items())))
+        try:
+            compiled[key] = compiled.get(key) or compile_ruleset(ruleset.model, players, params)
+        except ConfigError as e:
+            setting = next((p for p in (at + ("params",), at + ("players",)) if p[-1] in s),
+                           ("defaults",) if defaults else at)
+            here.error(setting, str(e))
+            continue
+        c = compiled[key]
+        if "position" in s:
+            _check_position(c, s["position"], at + ("position",), here)
+        for j, step in enumerate(s["steps"]):
+            expect = step.get("expect", {})
+            for name, content in expect.get("zones", {}).items():
+                _check_zone(c, name, content, at + ("steps", j, "expect", "zones"), here)
+            for name, count in expect.get("counts", {}).items():
+                _check_zone(c, name, count, at + ("steps", j, "expect", "counts"), here, counts=True)
+        scenarios.append(Scenario(s["name"], s["clause"], c, s.get("seed", defaults.get("seed", 0)),
+                                  s.get("position"), tuple(s["steps"]), i))
+    here.stop()
+    return ScenarioFile(file, text, ruleset, tuple(scenarios), tree)
+
+
+class _Errors:
+    """The located errors of one file, all collected before it is given up."""
+
+    def __init__(self, file: str, text: str, tree: yaml.Node):
+        self.file, self.text, self.tree, self.items = file, text, tree, []
+
+    def span(self, path: tuple, key: bool = False) -> Span:
+        return _span(_node(self.tree, path, key))
+
+    def error(self, path: tuple, message: str, hint: str = "", key: bool = False) -> None:
+        d = Diagnostic("error", message, self.span(path, key), hint, self.file)
+        if d not in self.items:
+            self.items.append(d)
+
+    def stop(self) -> None:
+        if self.items:
+            raise RulesError(sorted(self.items, key=lambda d: (d.span.line, d.span.column)), self.text)
+
+
+def _read_yaml(text: str, file: str) -> tuple[yaml.Node, object]:
+    """The composed tree (for locations) and the data, each mapping key as text, as in JSON."""
+    loader = SAFE_LOADER(text)
+    try:
+        tree = loader.get_single_node()
+        if tree is None:
+            raise RulesError([Diagnostic("error", "the file is empty", None,
+                                         "a scenario file starts with `ruleset: NAME.rules`", file)], text)
+        _no_duplicate_keys(tree, file, text)
+        return tree, _as_json(loader.construct_document(tree), [MAX_VALUES])
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        message = ", ".join(x for x in (e.context, e.problem) if x)
+        hint = ("a scenario file holds plain YAML: mappings, lists, texts and numbers"
+                if isinstance(e, yaml.constructor.ConstructorError) else
+                "mind the indentation; quote a text that holds ': ' or starts with '@'")
+        raise RulesError([Diagnostic("error", f"not valid YAML: {message}",
+                                     Span.point(mark.line + 1, mark.column + 1) if mark else None, hint,
+                                     file)], text) from None
+    except (yaml.YAMLError, ValueError) as e:  # a reader error, or a date such as 2020-13-01
+        raise RulesError([Diagnostic("error", f"not valid YAML: {e}", None, "", file)], text) from None
+    except _TooLarge:
+        raise RulesError([Diagnostic("error", f"the file holds more than {MAX_VALUES:,} values once its aliases "
+                                     "are expanded", None, "", file)], text) from None
+    except RecursionError:
+        raise RulesError([Diagnostic("error", "the file nests too deeply, or an alias refers to itself", None, "",
+                                     file)], text) from None
+    finally:
+        loader.dispose()
+
+
+def _no_duplicate_keys(tree: yaml.Node, file: str, text: str) -> None:
+    seen_nodes, todo = set(), [tree]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen_nodes:
+            continue
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys = {}
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode) and k.tag != MERGE_TAG:
+                    if k.value in keys:
+                        raise RulesError([Diagnostic(
+                            "error", f"the key '{k.value}' comes twice in one mapping", _span(k),
+                            f"the first is at line {keys[k.value].start_mark.line + 1}; keep one", file)], text)
+                    keys[k.value] = k
+                todo += [k, v]
+        elif isinstance(node, yaml.SequenceNode):
+            todo += node.value
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _as_json(x, budget: list[int]):
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooLarge
+    if isinstance(x, dict):
+        return {str(k): _as_json(v, budget) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_as_json(v, budget) for v in x]
+    return x
+
+
+def _node(tree: yaml.Node, path: tuple, key: bool = False) -> yaml.Node:
+    """The node at a JSON path, or the deepest one on the way; `key`: the last key's own node."""
+    node = tree
+    for i, part in enumerate(path):
+        if isinstance(node, yaml.MappingNode):
+            pair = next(((k, v) for k, v in reversed(node.value) if isinstance(k, yaml.ScalarNode)
+                         and k.value == str(part)), None)
+            if pair is None:
+                break
+            node = pair[0] if key and i == len(path) - 1 else pair[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+        else:
+            break
+    return node
+
+
+def _span(node: yaml.Node) -> Span:
+    start, end = node.start_mark, node.end_mark
+    return Span(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+
+@cache
+def schema() -> dict:
+    return json.loads((files("cardrules") / "schemas" / "scenarios.schema.json").read_text("utf-8"))
+
+
+def _validate(data, here: _Errors) -> None:
+    for e in jsonschema.Draft202012Validator(schema()).iter_errors(data):
+        path, title = tuple(e.absolute_path), e.schema.get("title", "")
+        if e.validator == "additionalProperties" and "properties" in e.schema:
+            known = e.schema["properties"]
+            for k in (k for k in e.instance if k not in known):
+                here.error(path + (k,), (f"{title}: " if title else "") + f"unknown key '{k}'",
+                           f"the keys here: {', '.join(known)}", key=True)
+        elif "propertyNames" in e.relative_schema_path:
+            here.error(path + (e.instance,), f"'{e.instance}' is not {e.schema['description']}", key=True)
+        elif e.validator in ("oneOf", "anyOf") and "description" in e.schema:
+            has = f"; this one has {', '.join(e.instance)}" if isinstance(e.instance, dict) and e.instance else ""
+            here.error(path, e.schema["description"] + has)
+        elif e.validator == "required":
+            missing = [k for k in e.validator_value if k not in e.instance]
+            here.error(path, f"{title or 'this mapping'} needs {', '.join(repr(k) for k in missing)}")
+        elif e.validator == "dependentRequired":
+            for k, needs in e.validator_value.items():
+                if k in e.instance:
+                    here.error(path + (k,), f"'{k}' goes with {', '.join(repr(n) for n in needs)}", key=True)
+        else:
+            where = next((p for p in reversed(path) if isinstance(p, str) and not p.isdigit()), "")
+            message = e.message if e.validator != "type" else "expected {}, found {}".format(
+                " or ".join(_KINDS[t] for t in ([e.validator_value] if isinstance(e.validator_value, str)
+                                                else e.validator_value)), _kind(e.instance))
+            here.error(path, (f"{where}: " if where else "") + message)
+
+
+_KINDS = {"object": "a mapping", "array": "a list", "string": "a text", "integer": "a whole number",
+          "boolean": "true or false", "null": "null", "number": "a number"}
+
+
+def _kind(x) -> str:
+    """What a YAML value is, in a few words, for a message."""
+    if isinstance(x, (dict, list)):
+        return _KINDS["object" if isinstance(x, dict) else "array"]
+    shown = repr(x) if isinstance(x, str) else _text(x)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def _ruleset(name: str, base: Path, here: _Errors) -> Loaded:
+    path = base / name
+    if not path.is_file():
+        path = resolve(name)  # a shipped ruleset, named without a path
+    if not path.is_file():
+        here.error(("ruleset",), f"no ruleset '{name}' next to this file",
+                   f"the path is relative to the scenario file's folder, {base.resolve()}")
+        here.stop()
+    return load(str(path))  # a broken ruleset raises its own located errors
+
+
+def _check_position(c: Compiled, position: dict, at: tuple, here: _Errors) -> None:
+    copies = Counter(c.face_of)
+    used: Counter = Counter()
+    for name, content in position["zones"].items():
+        for path, face in _check_zone(c, name, content, at + ("zones",), here):
+            index = c.face_index[face.lower()]
+            used[index] += 1
+            if used[index] > copies[index]:
+                here.error(path, f"the deck has {copies[index]} {c.faces[index]}; this is one more",
+                           "name each card once in a position")
+    seats = f"seats are 0 to {c.players - 1}"
+    if position.get("active", 0) >= c.players:
+        here.error(at + ("active",), f"there is no seat {position['active']}: {seats}")
+    if len(position.get("totals", [0] * c.players)) != c.players:
+        here.error(at + ("totals",), f"totals: give one number per seat, {c.players} in all")
+    rest = position.get("rest")
+    if rest is not None:
+        zone = _zone(c, rest)
+        if zone is None or zone.per_seat or zone.piles:
+            shared = [z.name for z in c.model.zones if not z.per_seat and not z.piles]
+            here.error(at + ("rest",), f"'rest' names a shared zone of cards, not '{rest}'",
+                       f"shared zones of cards: {', '.join(shared) or 'none'}")
+
+
+def _check_zone(c: Compiled, name: str, content, at: tuple, here: _Errors, counts: bool = False) -> list:
+    """Check a zone's name, its shape and its faces; return the faces with their paths."""
+    zone = _zone(c, name)
+    if zone is None:
+        here.error(at + (name,), f"no zone '{name}'",
+                   near(name, c.zone_index) or f"zones: {', '.join(c.zone_index)}", key=True)
+        return []
+    at = at + (name,)
+    if zone.per_seat != isinstance(content, dict):
+        shape = "a mapping SEAT: " + ("number" if counts else "[...]") if zone.per_seat else (
+            "a number" if counts else "a list")
+        here.error(at, f"'{name}' is {'a per-seat' if zone.per_seat else 'a shared'} zone: write {shape}")
+        return []
+    if counts:
+        for seat in content if zone.per_seat else ():
+            _check_seat(c, seat, at, here)
+        return []
+    if zone.per_seat:
+        lists = [(at + (seat,), cards) for seat, cards in content.items() if _check_seat(c, seat, at, here)]
+    else:
+        lists = [(at, content)]
+    faces = []
+    for path, cards in lists:
+        for k, item in enumerate(cards):
+            if zone.piles != isinstance(item, list):
+                here.error(path + (k,), f"'{name}' holds " + (
+                    "piles: write each pile as a list of cards, top last" if zone.piles else "cards, not piles"))
+                continue
+            faces += [(path + (k, j), f) for j, f in enumerate(item)] if zone.piles else [(path + (k,), item)]
+    return [(path, face) for path, face in faces if _known_face(c, face, path, here)]
+
+
+def _check_seat(c: Compiled, seat: str, at: tuple, here: _Errors) -> bool:
+    if int(seat) < c.players:
+        return True
+    here.error(at + (seat,), f"there is no seat {seat}: seats are 0 to {c.players - 1}", key=True)
+    return False
+
+
+def _known_face(c: Compiled, face: str, path: tuple, here: _Errors) -> bool:
+    if face.lower() in c.face_index:
+        return True
+    here.error(path, f"no card is called '{face}'",
+               near(face.lower(), c.face_index) or f"faces are like {', '.join(c.faces[:3])}")
+    return False
+
+
+def _zone(c: Compiled, name: str) -> Zone | None:
+    index = c.zone_index.get(name)
+    return None if index is None else c.model.zones[index]
+
+
+# ---------------------------------------------------------------- running
+
+
+class _Failed(Exception):
+    def __init__(self, *mismatches: tuple[tuple, str]):
+        super().__init__(mismatches[0][1])
+        self.mismatches = mismatches  # (path in the step, message)
+
+
+def run(sf: ScenarioFile) -> list[Outcome]:
+    return [run_one(sf, s) for s in sf.scenarios]
+
+
+def run_one(sf: ScenarioFile, s: Scenario) -> Outcome:
+    """Play one scenario up to its first step that does not hold."""
+    log: list[str] = []
+    at = ("scenarios", s.index)
+    step_at, what = at + ("position",), "position"
+    try:
+        game = _start(s)
+        ended = list(game.state.results)  # the rounds the last move (or the position) ended
+        for i, step in enumerate(s.steps):
+            kind = next(k for k in ("play", "refuse", "expect") if k in step)
+            step_at, what = at + ("steps", i), f"step {i + 1} ({kind})"
+            if "expect" in step:
+                _expect(game, step["expect"], ended)
+                log.append(f"expect {', '.join(k for k in step['expect'] if k != 'by')}: as expected")
+            elif "play" in step:
+                before = len(game.state.results)
+                _play(game, step["play"], step.get("by"))
+                ended = game.state.results[before:]
+                log.append(f"play {step['play']}" + _by(step) + "".join(
+                    f"; round {r.round} ends ({r.reason}), scores {_text(r.scores)}" for r in ended))
+            else:
+                reason = _refuse(game, step["refuse"], step.get("by"), step.get("because"))
+                log.append(f"refuse {step['refuse']}{_by(step)}: {reason}")
+    except _Failed as f:
+        failures = tuple(Diagnostic("error", f"scenario '{s.name}', {what}: {message}",
+                                    sf.span(step_at + where), "", sf.file) for where, message in f.mismatches)
+        return Outcome(s, tuple(sorted(failures, key=lambda d: (d.span.line, d.span.column))), tuple(log))
+    return Outcome(s, (), tuple(log))
+
+
+def _by(step: dict) -> str:
+    return f" by seat {step['by']}" if "by" in step else ""
+
+
+def _start(s: Scenario) -> Game:
+    if s.position is None:
+        return Game(s.compiled, s.seed)
+    game = Game(s.compiled, s.seed, deal=False)
+    p = s.position
+    zones = {name: ({int(seat): cards for seat, cards in content.items()} if isinstance(content, dict) else content)
+             for name, content in p["zones"].items()}
+    try:
+        game.set_position(zones, active=p.get("active", 0), round=p.get("round", 0), totals=p.get("totals"),
+                          rest=p.get("rest"))
+    except (PositionError, EngineError) as e:
+        raise _Failed(((), f"the position cannot be set: {e}")) from None
+    return game
+
+
+def _move(game: Game, text: str, key: tuple = ()):
+    """The `Move` a text names, its face in the ruleset's spelling; with the play's name left
+    out, the plays open now (or, when none is, all plays) tell which play it is."""
+    try:
+        move = parse_move(text, game.open_plays() or tuple(p.name for p in game.c.plays))
+    except MoveError as e:
+        raise _Failed((key, f"'{text}' is not a move: {e.message}")) from None
+    face = game.c.face_index.get(move.card.lower())
+    return move if face is None else move._replace(card=game.c.faces[face])
+
+
+def _not_to_move(game: Game, by: int | None) -> str:
+    if by is None or by == game.to_move:
+        return ""
+    return f"seat {by} may not play now: " + (
+        "the match is over" if game.to_move is None else f"seat {game.to_move} is to move")
+
+
+def _play(game: Game, text: str, by: int | None) -> None:
+    if reason := _not_to_move(game, by):
+        raise _Failed((("play",), f"'{text}' must be legal, but {reason}"))
+    try:
+        game.apply(_move(game, text, ("play",)))
+    except IllegalMoveError as e:
+        raise _Failed((("play",), f"'{text}' must be legal, but it is refused: {e.message}")) from None
+    except EngineError as e:
+        raise _Failed((("play",), f"the engine stopped: {e}")) from None
+
+
+def _refuse(game: Game, text: str, by: int | None, because: str | None) -> str:
+    """Why the game refuses `text`; a failure when it does not, or for another reason."""
+    reason = _not_to_move(game, by)
+    if not reason:
+        try:
+            game.action_of(_move(game, text, ("refuse",)))
+        except IllegalMoveError as e:
+            reason = e.message
+        else:
+            raise _Failed((("refuse",), f"'{text}' must be refused, but it is legal"))
+    if because is not None and because not in reason:
+        raise _Failed((("because",), f"'{text}' is refused, but the reason does not say '{because}': {reason}"))
+    return reason
+
+
+def _expect(game: Game, want: dict, ended: list) -> None:
+    """Compare every expectation of one step; fail with all that differ."""
+    c, st = game.c, game.state
+    bad: list[tuple[tuple, str]] = []
+
+    def differ(path: tuple, what: str, expected, found, shown=None) -> None:
+        if expected != found:
+            bad.append((("expect",) + path, f"{what}: expected {_text(expected)}, found {_text(found)}"
+                        + (f" ({shown})" if shown else "")))
+
+    for key in ("zones", "counts"):
+        for name, content in want.get(key, {}).items():
+            zone, index = _zone(c, name), c.zone_index[name]
+            for seat, expected in content.items() if zone.per_seat else [(None, content)]:
+                now = st.zones[index] if seat is None else st.zones[index][int(seat)]
+                path, what = (key, name), f"{key}.{name}"
+                if seat is not None:
+                    path, what = path + (seat,), what + f" of seat {seat}"
+                if key == "counts":
+                    differ(path, what, expected, sum(map(len, now)) if zone.piles else len(now))
+                elif zone.piles:
+                    differ(path, what, [[_face(c, f) for f in p] for p in expected],
+                           [[c.faces[c.face_of[x]] for x in p] for p in now])
+                else:
+                    cards = [c.faces[c.face_of[x]] for x in now]
+                    expected = [_face(c, f) for f in expected]
+                    differ(path, what, expected, cards,
+                           "the same cards in another order; top last" if sorted(expected) == sorted(cards) else None)
+    now = {"to_move": game.to_move, "round": st.round, "totals": st.totals, "match_over": game.over,
+           "winners": game.winners()}
+    for key in (k for k in now if k in want):
+        differ((key,), key, want[key], now[key])
+    if "round_over" in want:
+        last = _result(ended[-1]) if ended else None
+        expected = want["round_over"]
+        if isinstance(expected, dict) and last is not None:
+            last = {k: last[k] for k in expected}
+        elif expected is True or last is None:
+            last = last is not None
+        differ(("round_over",), "round_over (of the last move)", expected, last)
+    if "results" in want:
+        results = [_result(r) for r in st.results]
+        if len(want["results"]) != len(results):
+            differ(("results",), "results", want["results"], results)
+        for k, (expected, found) in enumerate(zip(want["results"], results)):
+            differ(("results", k), f"results[{k}]", expected, {key: found[key] for key in expected})
+    seat = want.get("by", game.to_move)
+    legal = [str(m) for m in game.legal_moves(seat)] if seat is not None else []
+    for key, must in (("legal", True), ("not_legal", False)):
+        for k, text in enumerate(want.get(key, ())):
+            move = _move(game, text, ("expect", key, k))
+            if (str(move) in legal) != must:
+                why = game.why_illegal(move) if must and seat == game.to_move else ""
+                who = "anyone: the match is over" if seat is None else f"seat {seat}"
+                bad.append((("expect", key, k), f"{key}: '{move}' is {'not ' if must else ''}legal for {who}"
+                            + (f": {why}" if why else "")))
+    if "legal_count" in want:
+        differ(("legal_count",), "legal_count", want["legal_count"], len(legal), ", ".join(legal) or "no move")
+    if bad:
+        raise _Failed(*bad)
+
+
+def _result(r) -> dict:
+    return {"round": r.round, "reason": r.reason, "scores": list(r.scores), "totals": list(r.totals)}
+
+
+def _face(c: Compiled, face: str) -> str:
+    return c.faces[c.face_index[face.lower()]]
+
+
+def _text(x) -> str:
+    """A value as a scenario file writes it: faces bare, lists in brackets."""
+    if isinstance(x, bool) or x is None:
+        return {True: "true", False: "false", None: "null"}[x]
+    if isinstance(x, (list, tuple)):
+        return "[" + ", ".join(map(_text, x)) + "]"
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{k}: {_text(v)}" for k, v in x.items()) + "}"
+    return str(x)

@@ -1,0 +1,303 @@
+"""The JSON export: valid against its schema for every ruleset we ship, complete enough that a
+tree rebuilds each expression, deterministic to the byte, and the `check` summary's figures."""
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from cardrules.interpreter import model as m
+from cardrules.interpreter.export import FORMAT, export, summary
+from cardrules.interpreter.load import load, load_text
+from cardrules.interpreter.unparse import unparse
+
+from .conftest import REPO, RULESETS, cli
+
+RULES_FILES = sorted(RULESETS.glob("*.rules")) + sorted((REPO / "docs" / "examples").glob("*.rules"))
+
+# A ruleset that uses every kind of expression node and every optional part of a clause.
+EVERY_BLOCK = """
+game "Every block" {
+    name en "Every block"
+    document "book" "A test book"  source "book: itself"
+}
+players 2..4  source "book: p1"
+param hand = 2 in 1..5
+attribute suit { red en "Red", black }  ruling "why not"
+attribute rank in 1..4  assumed "four ranks"
+card plain { suit each  rank each  copies 2 assumed "two" }
+card joker { suit = red  rank = 1  face "joker" }
+zone pool shared hidden
+zone table shared public
+zone hand per seat owner
+zone row per seat public piles
+setup {
+    shuffle deck into pool
+    deal hand from pool to hand
+    move 1 from pool to table
+}
+play give {
+    card from hand where not (card.rank == 1) and card.suit != red
+    to row of any other seat
+    new pile
+    onto pile
+    then merge q in piles(target) into pile
+}
+play keep {
+    card from hand
+    to row of self
+    new pile when count(piles(target)) < -(-3)
+}
+play drop {
+    card from hand where card.suit == top(table).suit
+    to table
+}
+turn {
+    play one of give, keep, drop or pass
+    draw 1 from pool to hand when count(x in cards(hand of self) where x.rank > 2) < hand
+}
+end round dry when count(pool) == 0 and every s in seats: count(hand of s) == 0
+end round big when some s in seats: sum(c in tops(row of s): c.rank * 2) >= max(p in seats: count(hand of p)) + 20
+score s = if count(distinct(tops(row of s).suit)) == count(values(suit)) then sum(tops(row of s).rank) % 7 else 0
+match {
+    until max(totals) >= 30 or round >= 5
+    winner lowest
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict:
+    return json.loads((files("cardrules") / "schemas" / "ruleset.schema.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def validator(schema) -> Draft202012Validator:
+    return Draft202012Validator(schema)
+
+
+def as_json(data: dict) -> dict:
+    """What a reader of the file gets: proves the export is plain JSON data."""
+    return json.loads(json.dumps(data))
+
+
+def errors(validator, data) -> list[str]:
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}" for e in validator.iter_errors(data)]
+
+
+def expressions(data):
+    """Every exported expression ({text, type, tree}) anywhere in the export."""
+    if isinstance(data, dict):
+        if set(data) == {"text", "type", "tree"}:
+            yield data
+        for value in data.values():
+            yield from expressions(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from expressions(value)
+
+
+def rebuild(t: dict):
+    """A model expression from its exported tree: if this gives back the text, the tree is complete."""
+    node, typ = t["node"], t["type"]
+    if node == "const":
+        value = t["value"]
+        return m.Const(tuple(value) if isinstance(value, list) else value, typ)
+    if node == "ref":
+        return m.Ref(t["name"], typ)
+    if node == "param":
+        return m.ParamRef(t["name"], typ)
+    if node == "zone":
+        return m.ZoneRef(t["zone"], None if t["seat"] is None else rebuild(t["seat"]), t["piles"], typ)
+    if node == "attr":
+        return m.AttrOf(rebuild(t["object"]), t["attribute"], typ)
+    if node == "call":
+        return m.Call(t["function"], tuple(rebuild(a) for a in t["args"]), typ)
+    if node == "each":
+        return m.Each(t["function"], t["var"], rebuild(t["in"]), rebuild(t["body"]), t["filter"], typ)
+    if node == "op":
+        return m.Op(t["op"], rebuild(t["left"]), rebuild(t["right"]), typ)
+    if node == "unary":
+        return m.Unary(t["op"], rebuild(t["operand"]), typ)
+    if node == "if":
+        return m.If(rebuild(t["cond"]), rebuild(t["then"]), rebuild(t["else"]), typ)
+    assert node == "quantifier", node
+    return m.Quantifier(t["kind"], t["var"], rebuild(t["in"]), rebuild(t["body"]), typ)
+
+
+def node_kinds(data) -> set[str]:
+    kinds = set()
+    for e in expressions(data):
+        stack = [e["tree"]]
+        while stack:
+            t = stack.pop()
+            kinds.add(t["node"])
+            stack += [v for v in t.values() if isinstance(v, dict)]
+            stack += [v for vs in t.values() if isinstance(vs, list) for v in vs if isinstance(v, dict)]
+    return kinds
+
+
+# ------------------------------------------------------------------ schema
+
+
+def test_the_schema_is_a_valid_draft_2020_12_schema(schema):
+    Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["properties"]["format"] == {"const": FORMAT}
+
+
+@pytest.mark.parametrize("path", RULES_FILES, ids=lambda p: p.name)
+def test_every_shipped_ruleset_exports_valid_json(path, validator):
+    data = as_json(export(load(str(path)).model))
+    assert data["format"] == FORMAT
+    assert errors(validator, data) == []
+
+
+def test_a_ruleset_with_every_block_exports_valid_json(validator):
+    data = as_json(export(load_text(EVERY_BLOCK, "every.rules").model))
+    assert errors(validator, data) == []
+    assert node_kinds(data) == {"const", "ref", "param", "zone", "attr", "call", "each", "op", "unary", "if",
+                                "quantifier"}
+    give, keep, drop = data["plays"]
+    assert (give["to"]["seats"], keep["to"]["seats"], drop["to"]["seats"]) == ("other", "self", None)
+    assert give["new_pile"]["when"] is None and give["effects"][0]["where"] is None
+    assert drop["new_pile"] is None and drop["onto_pile"] is None
+    assert [s["step"] for s in data["setup"]] == ["shuffle", "deal", "move"]
+    assert data["match"]["winner"]["value"] == "lowest"
+    # the starter is not written: the default, with no provenance and no line
+    assert data["match"]["starter"]["expr"]["text"] == "round % players"
+    assert data["match"]["starter"]["provenance"]["line"] == 0
+    assert data["attributes"][0]["values"][0] == {"name": "red", "labels": [{"language": "en", "text": "Red"}]}
+    assert data["attributes"][1] == {"name": "rank", "kind": "int", "min": 1, "max": 4, "provenance": {
+        "sources": [], "rulings": [], "assumptions": ["four ranks"], "line": 9, "column": 1}}
+    assert data["deck"]["size"] == 2 * 2 * 4 + 1
+    assert data["deck"]["faces"][-1] == {"face": "joker", "kind": "joker", "attributes": {"suit": "red", "rank": 1},
+                                         "copies": 1}
+
+
+@pytest.mark.parametrize("mutate", [
+    lambda d: d.update(extra=1),
+    lambda d: d["zones"][0].update(visibility="secret"),
+    lambda d: d["zones"][0].pop("provenance"),
+    lambda d: d["plays"][0]["to"].update(seats="all"),
+    lambda d: d["score"]["expr"]["tree"].update(node="lambda"),
+    lambda d: d["score"]["expr"]["tree"].update(colour="x"),
+    lambda d: d["score"]["expr"].update(type="float"),
+    lambda d: d["match"]["winner"].update(value="first"),
+    lambda d: d["round_ends"][0]["provenance"].update(line=-1),
+    lambda d: d.update(format="cardrules-ruleset/2"),
+], ids=["top-level key", "visibility", "provenance missing", "seats", "node tag", "node key", "type",
+        "winner", "line", "format"])
+def test_the_schema_is_strict(klats, validator, mutate):
+    data = as_json(export(klats.model))
+    mutate(data)
+    assert errors(validator, data) != []
+
+
+# ------------------------------------------------------------------ content
+
+
+@pytest.mark.parametrize("source", ["klats", "every"])
+def test_each_tree_rebuilds_its_expression(klats, source):
+    model = klats.model if source == "klats" else load_text(EVERY_BLOCK, "every.rules").model
+    found = list(expressions(as_json(export(model))))
+    assert len(found) >= 10
+    for e in found:
+        rebuilt = rebuild(e["tree"])
+        assert unparse(rebuilt) == e["text"]
+        assert rebuilt.type == e["type"]
+
+
+def test_klats_export_holds_the_whole_model(klats):
+    data = as_json(export(klats.model))
+    assert data["header"]["title"] == "Klats"
+    assert {"language": "ru", "text": "Клац!"} in data["header"]["names"]
+    assert [d["id"] for d in data["documents"]] == ["003"]
+    assert (data["players"]["min"], data["players"]["max"]) == (2, 6)
+    assert data["players"]["provenance"]["assumptions"] == [
+        "003 does not say how many may play; RULINGS.md Klats: 2 to 6"]
+    assert [(p["name"], p["default"]) for p in data["params"]] == [("hand_size", 3), ("max_piles", 6), ("target", 150)]
+    assert data["deck"]["size"] == 90 == sum(f["copies"] for f in data["deck"]["faces"])
+    assert len(data["deck"]["faces"]) == 45
+    assert data["cards"][0]["copies_provenance"]["assumptions"]
+    assert [z["name"] for z in data["zones"]] == ["draw", "hand", "row"]
+    put = data["plays"][0]
+    assert put["onto_pile"]["when"]["text"] == "top(pile).colour == card.colour"
+    assert put["onto_pile"]["provenance"]["rulings"] == ["RULINGS.md Klats: on top of a pile whose top card has the same colour"]
+    assert put["effects"][0]["where"]["text"] == "top(other).value == card.value"
+    assert [s["step"] for s in data["turn"]] == ["play", "draw"]
+    assert [r["name"] for r in data["round_ends"]] == ["six_piles", "cards_exhausted"]
+    assert data["score"]["expr"]["tree"]["node"] == "if"
+    assert data["match"]["starter"]["provenance"]["assumptions"] == ["003 names the youngest player first; seats carry no age"]
+
+
+def test_export_is_deterministic_to_the_byte(tmp_path):
+    first = cli("export", RULESETS / "klats.rules")
+    second = cli("export", RULESETS / "klats.rules")
+    assert first.code == second.code == 0
+    assert first.stdout == second.stdout and first.stdout.endswith("}\n")
+    written = tmp_path / "klats.json"
+    assert cli("export", RULESETS / "klats.rules", "-o", written).code == 0
+    assert written.read_text(encoding="utf-8") == first.stdout
+    assert json.loads(first.stdout)["format"] == FORMAT
+
+
+def test_export_to_a_place_it_cannot_write(tmp_path):
+    missing = cli("export", "klats", "--output", tmp_path / "no" / "such" / "x.json")
+    assert missing.code == 1 and missing.stdout == ""
+    assert "cannot write" in missing.stderr and "No such file" in missing.stderr
+    folder = cli("export", "klats", "-o", tmp_path)
+    assert folder.code == 1 and "is a directory" in folder.stderr
+
+
+def test_export_of_a_missing_file_or_a_directory(tmp_path):
+    missing = cli("export", tmp_path / "nope.rules")
+    assert missing.code == 1 and missing.stdout == ""
+    assert "cannot read the file" in missing.stderr
+    folder = cli("export", tmp_path)
+    assert folder.code == 1 and "this is a directory" in folder.stderr
+
+
+# ------------------------------------------------------------------ the summary of `check`
+
+
+def test_klats_summary_figures(klats):
+    s = summary(klats.model)
+    assert s["title"] == "Klats"
+    assert s["players"] == {"min": 2, "max": 6}
+    assert s["deck"] == 90
+    assert s["stock"] == "draw"
+    assert [(d["players"], d["per_seat"], d["dealt"], d["stock"]) for d in s["deals"]] == [
+        (n, 3, 3 * n, 90 - 3 * n) for n in range(2, 7)]
+    assert [(z["name"], z["scope"], z["visibility"], z["piles"]) for z in s["zones"]] == [
+        ("draw", "shared", "hidden", False), ("hand", "per_seat", "owner", False), ("row", "per_seat", "public", True)]
+    assert [(p["name"], p["default"], p["min"], p["max"]) for p in s["params"]] == [
+        ("hand_size", 3, 1, 10), ("max_piles", 6, 2, 20), ("target", 150, 1, 100000)]
+    assert s["plays"] == ["put"] and s["round_ends"] == ["six_piles", "cards_exhausted"]
+    # Every Klats clause is backed: 26 counted, each citing the book, a ruling or an assumption.
+    assert s["provenance"] == {"clauses": 26, "sources": 21, "rulings": 9, "assumptions": 4, "none": 0}
+    assert s["unbacked"] == []
+
+
+def test_summary_follows_deals_moves_and_shared_zones():
+    s = summary(load_text(EVERY_BLOCK, "every.rules").model)
+    assert s["deck"] == 17 and s["stock"] == "pool"
+    # each seat is dealt `hand` (2), then one card is turned up on the table
+    assert s["deals"] == [{"players": n, "per_seat": 2, "dealt": 2 * n, "stock": 17 - 2 * n - 1,
+                           "shared": {"pool": 17 - 2 * n - 1, "table": 1}} for n in (2, 3, 4)]
+    # the document and `players` cite the book; `param hand` says nothing; `card plain` counts by its copies
+    assert s["provenance"] == {"clauses": 20, "sources": 2, "rulings": 1, "assumptions": 2, "none": 15}
+    assert s["unbacked"][:3] == ["param hand", "card joker", "zone pool"]
+    assert "card plain" not in s["unbacked"] and "setup" in s["unbacked"]
+
+
+def test_summary_evaluates_counts_per_player_count_and_says_which_cannot_be_set_up():
+    text = EVERY_BLOCK.replace("deal hand from pool", "deal if players == 2 then hand * 3 else hand * players from pool")
+    deals = summary(load_text(text, "every.rules").model)["deals"]
+    # 17 cards: 6 each for two players (the param at its default); 2 * n each for more, too many from 3 on
+    assert deals[0] == {"players": 2, "per_seat": 6, "dealt": 12, "stock": 4, "shared": {"pool": 4, "table": 1}}
+    assert [d["players"] for d in deals[1:]] == [3, 4]
+    assert "cannot deal 6 to each of 3 players" in deals[1]["problem"]
+    assert set(deals[2]) == {"players", "problem"}
