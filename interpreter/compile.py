@@ -112,8 +112,10 @@ class _Compiler:
         # `top` of an empty zone is the card numbered deck size, "no card": its enum values
         # equal nothing and its numbers are 0, so no condition can fail on an empty zone.
         self.no_card = len(face_of)
+        # A kind that does not set an attribute reads as "no card" does.
         kinds = {a.name: a.is_enum for a in model.attributes}
-        self.attributes = {a: (*v, "" if kinds[a] else 0) for a, v in attrs.items()}
+        self.attributes = {a: tuple(("" if kinds[a] else 0) if x is None else x for x in (*v, None))
+                           for a, v in attrs.items()}
 
     def build(self) -> Compiled:
         model = self.model
@@ -192,6 +194,9 @@ class _Compiler:
     def expr(self, e, slots: dict[str, int]) -> Fn:
         """A closure computing `e`; `slots` maps bound variables to env slots."""
         match e:
+            case m.Const(value=tuple() as values):
+                listed = list(values)  # compares equal to the lists other expressions make
+                return lambda env: listed
             case m.Const(value=value):
                 return lambda env: value
             case m.ParamRef(name=name):
@@ -264,7 +269,9 @@ class _Compiler:
             inner = e.args[0]
             if isinstance(inner, m.Call) and inner.function == "piles":  # piles(z) is z's list of piles
                 inner = inner.args[0]
-            if isinstance(inner, m.Ref) and inner.type != "zone:piles" and self._slot(inner.name, slots) is not None:
+            elif inner.type == "zone:piles":  # count(z) of a zone of piles counts its cards, not its piles
+                return None
+            if isinstance(inner, m.Ref) and self._slot(inner.name, slots) is not None:
                 return ("len", None, self._slot(inner.name, slots), None)
         if isinstance(e, m.AttrOf) and not e.type.startswith("list:"):
             table = self.attributes[e.attr]

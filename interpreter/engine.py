@@ -52,7 +52,7 @@ class State:
     over: bool = False
     plays: int = 0  # plays in the whole match
     round_plays: int = 0
-    idle_turns: int = 0  # turns in a row with no play: the rules' `passes`
+    idle_turns: int = 0  # passes in a row since the last play: the rules' `passes`
     passed: bool = False  # the seat whose turn it is has passed in this turn: the rules' `passed`
     results: list[RoundResult] = field(default_factory=list)
 
@@ -214,13 +214,20 @@ class Game:
     # ---------------------------------------------------------------- the turn program
 
     def _advance(self) -> None:
-        """Run automatic steps until a seat must decide or the match is over."""
+        """Run automatic steps until a seat must decide or the match is over. Steps run with
+        no decision are counted: enough of them to empty the deck at every seat and still no
+        decision means the round can no longer end, whatever the rules say."""
         st, turn, env = self.state, self.c.turn, self.env
+        budget = (len(turn) + 1) * self.n * (self.c.deck_size + 2)
         while not st.over:
             if st.step >= len(turn):
                 st.step = 0
                 st.active = (st.active + 1) % self.n
                 st.passed = env[PASSED] = False
+            budget -= 1
+            if budget < 0:
+                raise EngineError(f"round {st.round + 1} cannot end: the seats pass or skip every step and "
+                                  "no 'end round' condition holds")
             step = turn[st.step]
             if step.when is not None:
                 env[SELF] = st.active
@@ -232,11 +239,12 @@ class Game:
                 if actions:
                     self._actions = actions
                     return
+                if not step.or_pass:
+                    names = ", ".join(p.name for p in step.plays)
+                    raise EngineError(f"seat {st.active} has no legal {names} and this step allows no pass: "
+                                      f"write `play one of {names} or pass` if a seat with none passes")
                 st.idle_turns = env[PASSES] = st.idle_turns + 1
                 st.passed = env[PASSED] = True
-                if st.idle_turns > self.n * (self.c.deck_size + 2):
-                    raise EngineError(f"round {st.round} cannot end: every seat passes and no 'end round' "
-                                      "condition holds")
             else:
                 source = st.zones[step.source]
                 hand = st.zones[step.dest][st.active]
@@ -247,6 +255,7 @@ class Game:
             reason = self._round_end()
             if reason is not None:
                 self._end_round(reason)
+                budget = (len(turn) + 1) * self.n * (self.c.deck_size + 2)
         self._actions = []
 
     def _generate(self, seat: int, step: CStep) -> list[tuple]:
@@ -413,29 +422,29 @@ class Game:
         if not model.dest_seats:
             if move.seat is not None:
                 return f"'{play.name}' goes to the shared {model.dest_zone}: leave out @{move.seat}"
-            return f"'{play.name}' with {self.c.faces[face]} is not open now"
-        if move.seat is None:
-            return f"'{play.name}' goes to a seat's {model.dest_zone}: add @SEAT, e.g. @{seat}"
-        if not 0 <= move.seat < self.n:
-            return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
-        if move.seat not in self._dest[play.dest_seats][seat]:
-            return self._because(f"'{play.name}' may not go to seat {move.seat}",
-                                 f"to {model.dest_zone} of {model.dest_seats} seat", model.dest_provenance)
-        zone = zones[play.dest_zone][move.seat]
-        env[TARGET], env[OWNER] = zone, move.seat
+            zone, where, at = zones[play.dest_zone], f"the {model.dest_zone}", ""
+        else:
+            if move.seat is None:
+                return f"'{play.name}' goes to a seat's {model.dest_zone}: add @SEAT, e.g. @{seat}"
+            if not 0 <= move.seat < self.n:
+                return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
+            if move.seat not in self._dest[play.dest_seats][seat]:
+                return self._because(f"'{play.name}' may not go to seat {move.seat}",
+                                     f"to {model.dest_zone} of {model.dest_seats} seat", model.dest_provenance)
+            zone, where, at = zones[play.dest_zone][move.seat], f"seat {move.seat}'s {model.dest_zone}", f"@{move.seat}"
+        env[TARGET], env[OWNER] = zone, -1 if move.seat is None else move.seat
         if play.new_pile is None and play.onto_pile is None:
             if move.pile is not None:
-                return f"seat {move.seat}'s {model.dest_zone} holds cards, not piles: write @{move.seat}"
-            return f"'{play.name}' with {self.c.faces[face]} to seat {move.seat} is not open now"
+                return f"{where} holds cards, not piles: leave out /{move.pile}"
+            return f"'{play.name}' with {self.c.faces[face]} is not open now"
         if move.pile is None:
-            if play.new_pile is None and play.onto_pile is not None:
-                return f"'{play.name}' makes no new pile: name a pile, e.g. @{move.seat}/0"
+            if play.new_pile is None:
+                return f"'{play.name}' makes no new pile: name a pile, e.g. {at}/0"
             return self._because("a new pile is not allowed here", model.new_pile.expr, model.new_pile.provenance)
         if play.onto_pile is None:
-            return f"'{play.name}' does not go onto a pile: write @{move.seat} without /{move.pile}"
+            return f"'{play.name}' does not go onto a pile: leave out /{move.pile}"
         if not 0 <= move.pile < len(zone):
-            return f"seat {move.seat}'s {model.dest_zone} has {len(zone)} piles" + (
-                f", numbered 0 to {len(zone) - 1}" if zone else "")
+            return f"{where} has {len(zone)} piles" + (f", numbered 0 to {len(zone) - 1}" if zone else "")
         return self._because(f"{self.c.faces[face]} may not go onto pile {move.pile}", model.onto_pile.expr,
                              model.onto_pile.provenance)
 

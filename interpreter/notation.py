@@ -3,6 +3,7 @@
     put red7 @2          play `put` with a red7 from the hand: a new pile in seat 2's zone
     put red7 @2/0        the same card onto pile 0 of seat 2's zone
     discard 8-hearts     a play to a shared zone names no seat
+    lay 8-clubs /0       onto pile 0 of a shared zone of piles
     red7 @2              the play's name may be left out when one play is open
 
 Seats and piles count from 0, as in every view. A `Move` is a small tuple whose `str` is its
@@ -22,8 +23,9 @@ class Move(NamedTuple):
     pile: int | None = None  # None: a new pile, or a zone of plain cards
 
     def __str__(self) -> str:
-        target = "" if self.seat is None else f" @{self.seat}" + ("" if self.pile is None else f"/{self.pile}")
-        return f"{self.play} {self.card}{target}"
+        seat = "" if self.seat is None else f"@{self.seat}"
+        pile = "" if self.pile is None else f"/{self.pile}"
+        return f"{self.play} {self.card}" + (f" {seat}{pile}" if seat or pile else "")
 
 
 class MoveError(ValueError):
@@ -54,7 +56,7 @@ class AmbiguousMoveError(MoveError):
     """A shortened move that fits more than one play."""
 
 
-_TARGET = re.compile(r"@(\d{1,3})(?:/(\d{1,3}))?$")
+_TARGET = re.compile(r"(?:@(\d{1,3}))?(?:/(\d{1,3}))?$")
 HELP = ("write PLAY CARD, then @SEAT for a seat's zone (a new pile there) or @SEAT/PILE onto a pile, "
         "e.g. put red7 @1/0")
 
@@ -65,10 +67,11 @@ def parse_move(text: str, open_plays: tuple[str, ...]) -> Move:
     if not words:
         raise MoveSyntaxError("an empty move", text, 1, HELP)
     target, column = words[-1]
-    found = _TARGET.match(target)
-    if target.startswith("@") and not found:
+    is_target = target.startswith(("@", "/"))
+    found = _TARGET.match(target) if is_target else None
+    if is_target and not found:
         raise MoveSyntaxError(f"'{target}' is not a target", text, column,
-                              "a target is @SEAT or @SEAT/PILE, e.g. @1 or @1/0")
+                              "a target is @SEAT, @SEAT/PILE, or /PILE in a shared zone, e.g. @1, @1/0, /0")
     rest = words[:-1] if found else words
     if len(rest) == 2:
         (play, _), (card, _) = rest
@@ -84,5 +87,5 @@ def parse_move(text: str, open_plays: tuple[str, ...]) -> Move:
         raise MoveSyntaxError("a move is PLAY CARD @SEAT[/PILE]", text, words[0][1] if not rest else rest[-1][1], HELP)
     if found is None:
         return Move(play, card)
-    pile = found.group(2)
-    return Move(play, card, int(found.group(1)), int(pile) if pile is not None else None)
+    seat, pile = found.group(1), found.group(2)
+    return Move(play, card, int(seat) if seat is not None else None, int(pile) if pile is not None else None)

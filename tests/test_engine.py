@@ -67,7 +67,8 @@ def test_refusal_names_the_rule_and_its_source(klats3):
 
 
 def test_notation_round_trips_and_short_form():
-    for move in (Move("put", "blue14", 2), Move("put", "blue14", 2, 0), Move("discard", "8-hearts")):
+    for move in (Move("put", "blue14", 2), Move("put", "blue14", 2, 0), Move("discard", "8-hearts"),
+                 Move("lay", "8-clubs", None, 0)):
         assert parse_move(str(move), ("put", "discard")) == move
     assert parse_move("blue14 @2/3", ("put",)) == Move("put", "blue14", 2, 3)
     with pytest.raises(AmbiguousMoveError):
@@ -203,3 +204,47 @@ def test_crazy_eights_plays_to_the_end():
         game = Game(compile_ruleset(loaded.model, players), seed=players)
         play_out(game, [RandomBot(random.Random(s)) for s in range(players)])
         assert game.over and max(game.state.totals) >= 100
+
+
+def test_a_seat_with_no_legal_play_and_no_pass_is_a_rules_error():
+    text = STALLS.replace("play one of give or pass", "play one of give")
+    compiled = compile_ruleset(load_text(text, "nopass.rules").model, 2)
+    with pytest.raises(EngineError, match="seat 0 has no legal give and this step allows no pass"):
+        Game(compiled, seed=1)
+
+
+def test_a_turn_whose_steps_are_all_skipped_is_reported_not_looped():
+    text = STALLS.replace("play one of give or pass", "play one of give or pass when players > 5")
+    compiled = compile_ruleset(load_text(text, "skip.rules").model, 2)
+    with pytest.raises(EngineError, match="cannot end"):
+        Game(compiled, seed=1)
+
+
+KINDS = """
+game "Kinds" { }
+players 2..2
+attribute n in 1..3
+attribute colour { red, black }
+card number { n each  colour = red }
+card joker { copies 2 }
+zone stock shared hidden
+zone hand per seat owner
+zone out per seat public
+setup { shuffle deck into stock  deal 2 from stock to hand }
+play give { card from hand where card.n < 2 and distinct(values(colour)) == values(colour)  to out of self }
+turn { play one of give or pass }
+end round done when passes >= players
+score s = sum(cards(out of s).n) + count(x in cards(out of s) where x.colour == red)
+match { until round >= 1 }
+"""
+
+
+def test_a_kind_without_an_attribute_reads_it_as_no_value():
+    compiled = compile_ruleset(load_text(KINDS, "kinds.rules").model, 2)
+    game = Game(compiled, seed=1, deal=False)
+    game.set_position({"hand": {0: ["joker", "number-1"], 1: ["number-2"]}, "stock": []})
+    # a joker has no n (reads 0 < 2) and no colour; values(...) equals itself as a list
+    assert sorted(str(m) for m in game.legal_moves(0)) == ["give joker @0", "give number-1 @0"]
+    game.apply("give joker @0")
+    game.apply("give number-1 @0")
+    assert game.over and game.state.totals == [0 + 1 + 1, 0]
