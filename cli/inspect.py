@@ -18,7 +18,7 @@ RULESET_HELP = "A .rules file, or the name of a ruleset shipped with cardrules."
 
 
 def check(
-    file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False)],
+    file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False, metavar="FILE")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary and the warnings as JSON, nothing else.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too, not only on errors.")] = False,
 ) -> None:
@@ -43,7 +43,7 @@ def check(
 
 
 def export(
-    file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False)],
+    file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False, metavar="FILE")],
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the JSON to this file, not to stdout.",
                                                show_default=False)] = None,
 ) -> None:

@@ -231,7 +231,7 @@ def _seat_kinds(seats: str | None, players: int | None) -> list[str] | None:
 
 
 def play(
-    file: Annotated[str, typer.Argument(help="A .rules file, or the name of a shipped ruleset.",
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A .rules file, or the name of a shipped ruleset.",
                                         show_default=False)],
     players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N",
                                                    help="Number of players.")] = None,
@@ -292,7 +292,7 @@ def _write_log(path: Path, file: str, compiled: Compiled, seed: int, kinds: list
 
 
 def replay(
-    log_file: Annotated[str, typer.Argument(help="A game log written by `cardrules play --log`.",
+    log_file: Annotated[str, typer.Argument(metavar="LOG", help="A game log written by `cardrules play --log`.",
                                             show_default=False)],
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every move.")] = False,
 ) -> None:

@@ -12,7 +12,7 @@ from .common import EXIT_FINDINGS, err, out
 
 
 def scenarios(
-    file: str = typer.Argument(..., help="A scenario file (YAML), e.g. rulesets/NAME.scenarios.yaml."),
+    file: str = typer.Argument(..., metavar="FILE", help="A scenario file (YAML), e.g. rulesets/NAME.scenarios.yaml."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show each scenario's clause and what each step did."),
     as_json: bool = typer.Option(False, "--json", help="Print only JSON: every scenario and its failures."),
 ) -> None:

@@ -18,7 +18,7 @@ BAR_FROM = 200  # fewer games than this end too soon for a progress bar to help
 
 
 def selfplay(
-    file: Annotated[str, typer.Argument(help="A .rules file, or the name of a shipped ruleset (e.g. klats).",
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A .rules file, or the name of a shipped ruleset.",
                                         show_default=False)],
     players: Annotated[int, typer.Option("--players", "-p", help="Number of seats, every one a random bot.",
                                          show_default=False)],

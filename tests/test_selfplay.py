@@ -187,6 +187,6 @@ def test_klats_matches_the_reference(klats, reference, players):
 
 
 def test_the_comparison_tells_another_rule_apart(klats, reference):
-    """The same test at the same scale rejects Klats with rows of 4 piles: it has the power to fail."""
-    ours = run(compile_ruleset(klats.model, 3, {"max_piles": 4}), GAMES, SEED)
+    """The same test at the same scale rejects Klats whose round ends at 5 piles, not 6: it can fail."""
+    ours = run(compile_ruleset(klats.model, 3, {"max_piles": 5}), GAMES, SEED)
     assert _misfits(ours, reference(3), GAMES)
