@@ -65,6 +65,7 @@ class _Names:
     plays: dict[str, s.Clause] = field(default_factory=dict)
     documents: dict[str, m.Document] = field(default_factory=dict)
     spans: dict[tuple[str, str], Span] = field(default_factory=dict)
+    broken: set[str] = field(default_factory=set)  # attributes defined with an error already reported
     used: set[tuple[str, str]] = field(default_factory=set)
 
 
@@ -104,6 +105,11 @@ class Checker:
 
     def _singletons(self) -> dict[str, s.Clause]:
         seen: dict[str, s.Clause] = {}
+        if not self.clauses:  # one message, not one per missing clause
+            self.sink.error("the file holds no rules: it is empty or only comments", Span.point(1, 1),
+                            'start with game "NAME" { }; a ruleset needs players, card, zone, setup, play, '
+                            'turn, end round, score and match')
+            return seen
         for c in self.clauses:
             if c.kind in ("game", "players", "setup", "turn", "score", "match"):
                 if c.kind in seen:
@@ -157,12 +163,16 @@ class Checker:
                     n.attributes[name.text] = m.Attribute(name.text, tuple(vals), 0, len(vals) - 1, prov)
             elif c.kind == "int_attribute":
                 name, low, high = c.parts
-                if self._range(low, high):
-                    if high.value - low.value + 1 > MAX_ATTRIBUTE_VALUES:
-                        self.sink.error(f"'{name.text}' spans {high.value - low.value + 1:,} values", c.span,
-                                        f"an attribute has at most {MAX_ATTRIBUTE_VALUES:,} values")
-                    elif self._define("attribute", name):
-                        n.attributes[name.text] = m.Attribute(name.text, (), low.value, high.value, prov)
+                ok = self._range(low, high)
+                if ok and high.value - low.value + 1 > MAX_ATTRIBUTE_VALUES:
+                    self.sink.error(f"'{name.text}' spans {high.value - low.value + 1:,} values", c.span,
+                                    f"an attribute has at most {MAX_ATTRIBUTE_VALUES:,} values")
+                    ok = False
+                if self._define("attribute", name):  # a bad range still defines it (with one value), so
+                    n.attributes[name.text] = m.Attribute(  # its uses do not cascade into more errors
+                        name.text, (), low.value, high.value if ok else low.value, prov)
+                    if not ok:
+                        n.broken.add(name.text)
             elif c.kind == "zone":
                 name, scope, visibility, layout = c.parts
                 if self._define("zone", name):
@@ -215,6 +225,7 @@ class Checker:
 
     def _cards(self):
         kinds, deck, faces = [], [], {}
+        size, too_big = 0, None  # too_big: the card clause that takes the deck past MAX_DECK
         for c in self.clauses:
             if c.kind != "card" or not self._define("card", c.parts[0]):
                 continue
@@ -222,17 +233,23 @@ class Checker:
             if kind is None:
                 continue
             kinds.append(kind)
+            clashes = []
             for card in self._faces(kind, c):
                 if card.face.lower() in faces:
-                    self.sink.error(f"two cards have the face '{card.face}'", c.span,
-                                    f"the other is of kind '{faces[card.face.lower()]}'; give the kinds "
-                                    "face templates that tell them apart")
+                    clashes.append(card.face)
                     continue
                 faces[card.face.lower()] = kind.name
                 deck.append(card)
-        size = sum(card.copies for card in deck)
-        if size > MAX_DECK:
-            self.sink.error(f"the deck holds {size:,} cards", None, f"a deck holds at most {MAX_DECK:,}")
+                size += card.copies
+            if clashes:  # one error per kind, not one per face
+                more = f", and {len(clashes) - 1} more of its faces clash" if len(clashes) > 1 else ""
+                self.sink.error(f"two cards have the face '{clashes[0]}'{more}", c.span,
+                                f"the other is of kind '{faces[clashes[0].lower()]}'; give the kinds "
+                                "face templates that tell them apart")
+            if size > MAX_DECK and too_big is None:
+                too_big = c.span
+        if too_big is not None:
+            self.sink.error(f"the deck holds {size:,} cards", too_big, f"a deck holds at most {MAX_DECK:,}")
         return tuple(kinds), tuple(deck)
 
     def _card(self, c: s.Clause) -> m.CardKind | None:
@@ -248,6 +265,7 @@ class Checker:
                     ok = False
                     continue
                 self.names.used.add(("attribute", attr.text))
+                ok = ok and attr.text not in self.names.broken
                 if attr.text in attrs:
                     self.sink.error(f"'{attr.text}' is set twice in card '{name}'", attr.span, "set it once")
                     continue

@@ -66,13 +66,22 @@ class RulesError(Exception):
 
 def render(d: Diagnostic, text: str = "") -> str:
     """`file:line:col: error: message`, then the line, a caret under the span, and the hint."""
+    return _render(d, text.splitlines())
+
+
+def render_all(diagnostics: list[Diagnostic], text: str = "") -> str:
+    lines = text.splitlines()  # once: a run may report thousands of errors on a long file
+    return "\n".join(_render(d, lines) for d in diagnostics)
+
+
+def _render(d: Diagnostic, lines: list[str]) -> str:
     where = d.file or "<input>"
     if d.span is not None:
         where += f":{d.span.line}:{d.span.column}"
     out = [f"{where}: {d.severity}: {d.message}"]
-    lines = text.splitlines()
-    if d.span is not None and 0 < d.span.line <= len(lines):
-        line = lines[d.span.line - 1].expandtabs(1)
+    # A span may stand just past the last line: the end of an empty file, or of one ending in a newline.
+    if d.span is not None and 0 < d.span.line <= len(lines) + 1:
+        line = (lines[d.span.line - 1] if d.span.line <= len(lines) else "").expandtabs(1)
         offset = max(0, d.span.column - 60) if d.span.column > 120 else 0
         shown = ("... " if offset else "") + line[offset:offset + 120] + (" ..." if len(line) > offset + 120 else "")
         start = min(d.span.column - 1 - offset + (4 if offset else 0), len(shown))
@@ -85,7 +94,3 @@ def render(d: Diagnostic, text: str = "") -> str:
     if d.hint:
         out.append(f"  hint: {d.hint}")
     return "\n".join(out)
-
-
-def render_all(diagnostics: list[Diagnostic], text: str = "") -> str:
-    return "\n".join(render(d, text) for d in diagnostics)

@@ -1,8 +1,9 @@
 """Text to AST. Lark parses (LALR, contextual lexer); a transformer builds `syntax` nodes.
 
-Every failure becomes a located `Diagnostic`: bytes that are not UTF-8, a file too large, a
-character no token starts with, a token the grammar does not expect there, a number too long,
-nesting too deep. Nothing here can raise anything but `RulesError`.
+Every failure becomes a located `Diagnostic`: a binary file, bytes that are not UTF-8, a file
+too large or of too many tokens, a character no token starts with, a token the grammar does not
+expect there, a number too long, nesting too deep. Nothing here can raise anything but
+`RulesError`, and the limits are checked while reading, so a hostile file fails fast.
 """
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from .diagnostics import Diagnostic, RulesError, Span
 
 MAX_BYTES = 1 << 20  # a rules file of a megabyte is already a hundred games
 MAX_DEPTH = 60  # nesting of expressions; no card game needs a tenth of it
-MAX_STACK = 8 * MAX_DEPTH  # the parser's stack: no nesting level takes more than 8 entries
+MAX_STACK = 8 * MAX_DEPTH  # the parser's stack: a level of nesting takes at most 6 entries, so past
+#                            this the nesting is past MAX_DEPTH too
+MAX_TOKENS = 20_000  # fifty times a full ruleset; parsing costs per token, comments and strings are one
 MAX_DIGITS = 9  # numbers up to 999,999,999
 
 CLAUSE_KEYWORDS = "game, players, param, attribute, card, zone, setup, play, turn, end round, score, match"
@@ -42,11 +45,15 @@ class _Tree(Tree):
 
     def __init__(self, data, children, meta=None):
         super().__init__(data, children, meta)
-        self.height = 0 if data.startswith("_") else 1 + max(
-            (c.height for c in children if isinstance(c, _Tree)), default=0)
-        if self.height > MAX_DEPTH:
-            deepest = max((c for c in children if isinstance(c, _Tree)), key=lambda c: c.height)
-            raise _too_deep(_span(deepest.meta))
+        self.height = 0
+        if not data.startswith("_"):
+            deepest = None
+            for child in children:
+                if isinstance(child, _Tree) and (deepest is None or child.height > deepest.height):
+                    deepest = child
+            self.height = 1 + (deepest.height if deepest is not None else 0)
+            if self.height > MAX_DEPTH:
+                raise _too_deep(_span(deepest.meta))
 
 
 @lru_cache(maxsize=1)
@@ -59,23 +66,29 @@ def parser() -> Lark:
 def decode(data: bytes, file: str) -> str:
     """UTF-8 text of a file, or a located error that says which byte is wrong."""
     if len(data) > MAX_BYTES:
+        head = data[:MAX_BYTES].decode("utf-8", "replace")
         raise RulesError([Diagnostic("error", f"the file is {len(data):,} bytes; the limit is {MAX_BYTES:,}",
-                                     None, "a rules file is text of at most a megabyte", file)])
+                                     Span.point(*_position(head, len(head))),  # where it passes the limit
+                                     "a rules file is text of at most a megabyte", file)], head)
+    data = data.removeprefix(b"\xef\xbb\xbf")  # a byte order mark is allowed, and is no column
+    if b"\x00" in data:  # before UTF-8: a binary file is told so, not that some byte is wrong
+        before = data[: data.index(b"\x00")].decode("utf-8", "replace")
+        raise RulesError([Diagnostic("error", "the file holds a NUL byte: it looks binary, not a rules file",
+                                     Span.point(*_position(before, len(before))),
+                                     "give the path of a .rules text file", file)], data.decode("utf-8", "replace"))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        before = data[: e.start]
-        line = before.count(b"\n") + 1
-        column = len(before) - (before.rfind(b"\n") + 1) + 1
-        shown = before.decode("utf-8", "replace").splitlines()
+        before = data[: e.start].decode("utf-8")  # valid up to the bad byte; columns count characters
         raise RulesError([Diagnostic("error", f"byte 0x{data[e.start]:02x} is not UTF-8 text",
-                                     Span.point(line, column), "save the file as UTF-8", file)],
-                         "\n".join(shown)) from None
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        raise RulesError([Diagnostic("error", "the file holds a NUL byte: it looks binary, not a rules file",
-                                     Span.point(line, 1), "give the path of a .rules text file", file)], text)
-    return text.lstrip("\ufeff")
+                                     Span.point(*_position(before, len(before))), "save the file as UTF-8", file)],
+                         data.decode("utf-8", "replace")) from None
+    return text
+
+
+def _position(text: str, index: int) -> tuple[int, int]:
+    """The 1-based line and column of `text[index]`."""
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
 def parse(text: str, file: str = "<input>") -> list[s.Clause]:
@@ -94,13 +107,17 @@ def parse(text: str, file: str = "<input>") -> list[s.Clause]:
 
 
 def _read(text: str) -> Tree:
-    """The parse tree. Nesting opens the parser's stack (`not not ...`, `((...`, `if .. else if`);
-    watching it stops a deep input at once, not after reading the whole file."""
+    """The parse tree, read under two bounds that stop a hostile file early rather than after
+    all of it: nesting opens the parser's stack (`not not ...`, `((...`, `if .. else if`), and
+    every token costs time."""
     run = parser().parse_interactive(text)
     token = None
-    for token in run.iter_parse():
+    for count, token in enumerate(run.iter_parse(), 1):
         if len(run.parser_state.state_stack) > MAX_STACK:
             raise _too_deep(_tspan(token))
+        if count > MAX_TOKENS:
+            raise _Located(f"the file holds more than {MAX_TOKENS:,} words and symbols", _tspan(token),
+                           "a ruleset is far smaller: split the file, or check that it is a rules file")
     return run.feed_eof(token)
 
 
@@ -174,8 +191,8 @@ def _string(token: Token) -> str:
 
 
 def _integer(token: Token) -> int:
-    digits = str(token)
-    if len(digits.lstrip("0")) > MAX_DIGITS:
+    digits = str(token).lstrip("0") or "0"  # int() refuses a long string, even of zeros
+    if len(digits) > MAX_DIGITS:
         raise _Located(f"the number {digits[:12]}{'...' if len(digits) > 12 else ''} is too large",
                        _tspan(token), f"numbers have at most {MAX_DIGITS} digits")
     return int(digits)
