@@ -40,7 +40,7 @@ def parse_params(pairs: list[str] | None) -> dict[str, int]:
     for pair in pairs or ():
         name, sep, value = pair.partition("=")
         if not sep or not name.strip() or not value.strip().lstrip("-").isdigit() or len(value.strip()) > 10:
-            raise fail(f"--param {pair!r} is not NAME=NUMBER", "e.g. --param target=200", EXIT_USAGE)
+            raise fail(f"--param {pair!r} is not NAME=NUMBER", "e.g. --param NAME=200", EXIT_USAGE)
         params[name.strip()] = int(value)
     return params
 

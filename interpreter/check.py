@@ -22,8 +22,22 @@ GLOBAL = {"seats": "list:seat", "players": "int", "passes": "int"}
 PLAY_CARD = {**GLOBAL, "self": "seat", "card": "card"}
 PLAY_TARGET = {**PLAY_CARD, "target": "zone", "owner": "seat"}
 TURN_STEP = {**GLOBAL, "self": "seat", "passed": "bool"}
+SETUP = {"players": "int"}  # setup counts are known before play: numbers, params and players
+
+# The functions of the language: name -> the forms it takes, as the hint shows them.
+FUNCTIONS = {
+    "count": "count(LIST or ZONE) or count(x in LIST where COND)",
+    "sum": "sum(LIST of numbers) or sum(x in LIST: NUMBER)",
+    "max": "max(LIST of numbers) or max(x in LIST: NUMBER)",
+    "min": "min(LIST of numbers) or min(x in LIST: NUMBER)",
+    "distinct": "distinct(LIST)", "piles": "piles(ZONE of piles)", "tops": "tops(ZONE of piles)",
+    "top": "top(PILE or ZONE of cards)", "cards": "cards(ZONE or PILE)", "values": "values(ATTRIBUTE)",
+}
 MATCH_UNTIL = {**GLOBAL, "totals": "list:int", "round": "int"}
 MATCH_STARTER = {**GLOBAL, "round": "int"}
+CONTEXTS = {"SETUP": SETUP, "GLOBAL": GLOBAL, "PLAY_CARD": PLAY_CARD, "PLAY_TARGET": PLAY_TARGET,
+            "TURN_STEP": TURN_STEP, "MATCH_UNTIL": MATCH_UNTIL, "MATCH_STARTER": MATCH_STARTER}
+CONTEXT_NAMES = {**PLAY_TARGET, **TURN_STEP, **MATCH_UNTIL, "pile": "pile"}  # no ruleset may define these
 
 
 def _list(t: str) -> str:
@@ -41,9 +55,39 @@ def _show(t: str) -> str:
         else f"a {t[5:]} value" if t.startswith("enum:") else t)
 
 
-def _near(word: str, choices) -> str:
+def near(word: str, choices) -> str:
+    """A "did you mean" hint for a misspelled name, or ""."""
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f"did you mean '{close[0]}'?" if close else ""
+
+
+_ITEM_WORDS = {"card": "card from", "to": "to", "new_pile": "new pile", "onto_pile": "onto pile"}
+
+
+def _in_expressions(space: str) -> bool:
+    """Whether names of this space can stand alone in an expression."""
+    return space in ("param", "zone", "attribute") or space.startswith("value of")
+
+
+def _both_values(a: str, b: str) -> bool:
+    """Two attributes may share a value's name; a use of it then asks which (see `_name`)."""
+    return a.startswith("value of") and b.startswith("value of")
+
+
+def _static(e) -> bool:
+    """Whether an expression is known before play: made of numbers, params and `players`."""
+    match e:
+        case m.Const() | m.ParamRef():
+            return True
+        case m.Ref(name=name):
+            return name == "players"
+        case m.Op(left=left, right=right):
+            return _static(left) and _static(right)
+        case m.Unary(operand=x):
+            return _static(x)
+        case m.If(cond=c, then=a, otherwise=b):
+            return _static(c) and _static(a) and _static(b)
+    return False
 
 
 def _provenance(provs: tuple[s.Prov, ...], span: Span) -> m.Provenance:
@@ -138,6 +182,17 @@ class Checker:
             self.sink.error(f"{space} '{ident.text}' is defined twice", ident.span,
                             f"the first definition is at line {first.line}; rename or remove one")
             return False
+        if _in_expressions(space):
+            if ident.text in CONTEXT_NAMES:
+                self.sink.error(f"'{ident.text}' is a name the language gives to expressions", ident.span,
+                                f"pick another name for this {space}")
+                return False
+            other = next(((sp, name) for sp, name in self.names.spans
+                          if name == ident.text and _in_expressions(sp) and not _both_values(sp, space)), None)
+            if other is not None:
+                self.sink.error(f"'{ident.text}' already names a {other[0]} (line {self.names.spans[other].line})",
+                                ident.span, "a name in expressions must name one thing: rename one of them")
+                return False
         self.names.spans[key] = ident.span
         return True
 
@@ -261,7 +316,7 @@ class Checker:
                 attr = item.parts[0]
                 if attr.text not in self.names.attributes:
                     self.sink.error(f"no attribute '{attr.text}'", attr.span,
-                                    _near(attr.text, self.names.attributes) or "define it: attribute NAME in 1..10")
+                                    near(attr.text, self.names.attributes) or "define it: attribute NAME in 1..10")
                     ok = False
                     continue
                 self.names.used.add(("attribute", attr.text))
@@ -335,7 +390,7 @@ class Checker:
         zone = self.names.zones.get(ident.text)
         if zone is None:
             self.sink.error(f"no zone '{ident.text}'", ident.span,
-                            _near(ident.text, self.names.zones) or "define it: zone NAME shared hidden")
+                            near(ident.text, self.names.zones) or "define it: zone NAME shared hidden")
             return None
         self.names.used.add(("zone", ident.text))
         if per_seat is not None and zone.per_seat != per_seat:
@@ -356,11 +411,19 @@ class Checker:
         for item in c.items if c else ():
             prov = _provenance(item.provs, item.span)
             if item.kind == "shuffle":
+                if any(isinstance(step, m.Shuffle) for step in steps):
+                    self.sink.error("setup shuffles the deck a second time: that would put every card in play twice",
+                                    item.span, "shuffle the deck once, then deal or move cards from that zone")
+                    continue
                 zone = self._zone(item.parts[0], per_seat=False, piles=False)
                 steps.append(m.Shuffle(zone.name if zone else "", prov))
             elif item.kind in ("deal", "move"):
                 count, source, dest = item.parts
-                count = self._int(count, GLOBAL)
+                count = self._int(count, SETUP)
+                if count is not None and not _static(count):
+                    self.sink.error("a setup count reads the table, which is not laid out yet", item.parts[0].span,
+                                    "make it of numbers, params and players, e.g. if players == 2 then 7 else 5")
+                    count = None
                 src = self._zone(source, per_seat=False, piles=False)
                 dst = self._zone(dest, per_seat=item.kind == "deal", piles=False)
                 if count is not None and src and dst:
@@ -375,8 +438,16 @@ class Checker:
         card = to = new_pile = onto = None
         effects = []
         target, pile_scope = PLAY_TARGET, {**PLAY_TARGET, "pile": "pile"}
-        for item in c.items:
+        seen: dict[str, s.Clause] = {}
+        # where the card goes decides what `target` is, wherever the `to` item stands
+        for item in sorted(c.items, key=lambda i: i.kind != "to"):
             prov = _provenance(item.provs, item.span)
+            if item.kind in seen:
+                self.sink.error(f"a second '{_ITEM_WORDS[item.kind]}' in play '{name}'", item.span,
+                                f"the first is at line {seen[item.kind].span.line}; keep one")
+                continue
+            if item.kind != "merge":
+                seen[item.kind] = item
             if item.kind == "card":
                 zone = self._zone(item.parts[0], per_seat=True, piles=False)
                 where = self._bool(item.parts[1], PLAY_CARD) if item.parts[1] is not None else None
@@ -387,6 +458,8 @@ class Checker:
                 to = (zone, seats, prov)
                 if zone is not None:
                     target = {**PLAY_TARGET, "target": "zone:piles" if zone.piles else "zone"}
+                    if not zone.per_seat:
+                        del target["owner"]  # a shared zone has no owner
                     pile_scope = {**target, "pile": "pile"}
             elif item.kind == "new_pile":
                 expr = self._bool(item.parts[0], target) if item.parts[0] is not None else None
@@ -396,6 +469,10 @@ class Checker:
                 onto = m.Condition(expr, prov)
             elif item.kind == "merge":
                 var, coll, where = item.parts
+                if to is not None and to[0] is not None and not to[0].piles:
+                    self.sink.error(f"merge needs a zone of piles; '{to[0].name}' holds cards", item.span,
+                                    "declare the zone with `piles`, or drop the merge")
+                    continue
                 coll_t = self._expr(coll, pile_scope)
                 if coll_t is not None and coll_t.type != "list:pile":
                     self.sink.error(f"merge takes a list of piles, not {_show(coll_t.type)}", coll.span,
@@ -430,7 +507,7 @@ class Checker:
                 for ident in names:
                     if ident.text not in self.names.plays:
                         self.sink.error(f"no play '{ident.text}'", ident.span,
-                                        _near(ident.text, self.names.plays) or "define it: play NAME { ... }")
+                                        near(ident.text, self.names.plays) or "define it: play NAME { ... }")
                     self.names.used.add(("play", ident.text))
                 when = self._bool(guard, TURN_STEP) if guard is not None else None
                 steps.append(m.PlayStep(tuple(i.text for i in names), or_pass, when, prov))
@@ -467,8 +544,14 @@ class Checker:
         if c is None:
             return None
         until = winner = starter = None
+        seen: dict[str, s.Clause] = {}
         for item in c.items:
             prov = _provenance(item.provs, item.span)
+            if item.kind in seen:
+                self.sink.error(f"a second '{item.kind}' in the match", item.span,
+                                f"the first is at line {seen[item.kind].span.line}; keep one")
+                continue
+            seen[item.kind] = item
             if item.kind == "until":
                 until = (self._bool(item.parts[0], MATCH_UNTIL), prov)
             elif item.kind == "winner":
@@ -536,9 +619,8 @@ class Checker:
         return next((c.span for c in self.clauses if c.kind == kind), None)
 
     def _provenance_documents(self) -> None:
-        """A source's document, the text before its first ':', must be one the game declares."""
-        if not self.names.documents:
-            return
+        """A ruling or an assumption says why; a source's document, the text before its first ':',
+        must be one the game declares (when it declares any)."""
 
         def walk(c: s.Clause):
             yield c
@@ -548,7 +630,7 @@ class Checker:
         for clause in self.clauses:
             for c in walk(clause):
                 for p in c.provs:
-                    if p.kind != "source":
+                    if p.kind != "source" or not self.names.documents:
                         continue
                     doc = p.text.split(":", 1)[0].strip()
                     if doc in self.names.documents:
@@ -657,7 +739,7 @@ class Checker:
                             f"write e.g. card.{name}, or values({name}) for all its values")
             return None
         known = list(scope) + list(self.names.params) + list(self.names.zones)
-        self.sink.error(f"unknown name '{name}'", e.span, _near(name, known) or
+        self.sink.error(f"unknown name '{name}'", e.span, near(name, known) or
                         "names here: " + ", ".join(sorted(scope)))
         return None
 
@@ -667,7 +749,7 @@ class Checker:
             return None
         name = e.attr.text
         if name not in self.names.attributes:
-            self.sink.error(f"no attribute '{name}'", e.attr.span, _near(name, self.names.attributes) or
+            self.sink.error(f"no attribute '{name}'", e.attr.span, near(name, self.names.attributes) or
                             "attributes: " + ", ".join(self.names.attributes))
             return None
         self.names.used.add(("attribute", name))
@@ -683,17 +765,10 @@ class Checker:
 
     def _call(self, e: s.Call, scope):
         fn = e.function.text
-        signatures = {
-            "count": "count(LIST or ZONE) or count(x in LIST where COND)",
-            "sum": "sum(LIST of numbers) or sum(x in LIST: NUMBER)",
-            "max": "max(LIST of numbers) or max(x in LIST: NUMBER)",
-            "min": "min(LIST of numbers) or min(x in LIST: NUMBER)",
-            "distinct": "distinct(LIST)", "piles": "piles(ZONE of piles)", "tops": "tops(ZONE of piles)",
-            "top": "top(PILE or ZONE of cards)", "cards": "cards(ZONE or PILE)", "values": "values(ATTRIBUTE)",
-        }
+        signatures = FUNCTIONS
         if fn not in signatures:
             self.sink.error(f"no function '{fn}'", e.function.span,
-                            _near(fn, signatures) or "functions: " + ", ".join(signatures))
+                            near(fn, signatures) or "functions: " + ", ".join(signatures))
             return None
         if len(e.args) != 1:
             self.sink.error(f"{fn} takes one argument", e.span, signatures[fn])

@@ -52,8 +52,12 @@ def load_text(text: str, file: str = "<input>") -> Loaded:
     sink = Sink(file, text)
     model = check(parse(text, file), sink)
     if model is None:
-        raise RulesError(sink.errors + sink.warnings, text)
-    return Loaded(model, text, tuple(sink.warnings))
+        raise RulesError(_in_file_order(sink.errors) + _in_file_order(sink.warnings), text)
+    return Loaded(model, text, tuple(_in_file_order(sink.warnings)))
+
+
+def _in_file_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    return sorted(diagnostics, key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
 
 
 def load(path: str) -> Loaded:

@@ -7,6 +7,7 @@ expect there, a number too long, nesting too deep. Nothing here can raise anythi
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib.resources import files
 
@@ -187,7 +188,8 @@ def _ident(token: Token) -> s.Ident:
 
 
 def _string(token: Token) -> str:
-    return str(token)[1:-1].replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
+    """The text of a string literal: `\\"`, `\\\\` and `\\n` are its only escapes, read left to right."""
+    return re.sub(r'\\(["\\n])', lambda e: "\n" if e.group(1) == "n" else e.group(1), str(token)[1:-1])
 
 
 def _integer(token: Token) -> int:

@@ -3,7 +3,7 @@
 A scenario file is YAML, validated by schemas/scenarios.schema.json:
 
     ruleset: mygame.rules                  # relative to the scenario file
-    defaults: {players: 2, params: {target: 100}, seed: 0}
+    defaults: {players: 2, params: {target_total: 100}, seed: 0}
     scenarios:
       - name: stacking on the same colour
         clause: "play put: onto pile when top(pile).colour == card.colour"
@@ -33,7 +33,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from .check import _near as near
+from .check import near
 from .compile import Compiled, ConfigError, compile_ruleset
 from .diagnostics import Diagnostic, RulesError, Span
 from .engine import EngineError, Game, PositionError

@@ -131,7 +131,7 @@ CASES = [
          "'<' orders numbers"),
     edit("if-branches of different types", "else 0", "else count(draw) == 0", "if count", "the branches differ",
          before=True),
-    edit("a number where a condition goes", "until max(totals) >= target", "until max(totals)", "max(totals)",
+    edit("a number where a condition goes", "until max(totals) >= target_total", "until max(totals)", "max(totals)",
          "but a truth value is needed"),
     edit("merge over a non-list", "merge other in piles(target)", "merge other in target", "target",
          "merge takes a list of piles"),
@@ -191,6 +191,20 @@ CASES = [
          "match {", "the match never ends", before=True),
     edit("a game with an empty title", 'game "Klats" {', 'game "  " {', "game", "empty title"),
     # ------------------------------------------------------------ from scratch
+    edit("a setup count that reads the table", "deal hand_size from draw", "deal count(draw) from draw", "count",
+         "a setup count reads the table"),
+    edit("a setup count that reads passes", "deal hand_size from draw", "deal passes from draw", "passes",
+         "unknown name 'passes'"),
+    edit("a second shuffle", "    deal hand_size from draw to hand", "    shuffle deck into draw\n    deal hand_size from draw to hand",
+         "shuffle", "shuffles the deck a second time", offset=0),
+    edit("a second 'to' in a play", "    to row of any seat\n", "    to row of any seat\n    to row of self\n",
+         "to row of self", "a second 'to' in play 'put'"),
+    edit("a second 'winner' in the match", "    winner highest\n", "    winner highest\n    winner lowest\n",
+         "winner lowest", "a second 'winner' in the match"),
+    edit("a zone named like a param", "zone draw shared hidden", "zone draw shared hidden\nzone hand_size shared hidden",
+         "hand_size shared", "'hand_size' already names a param"),
+    edit("a param named like a context name", "param max_piles = 6", "param card = 1 in 1..2\nparam max_piles = 6",
+         "card", "'card' is a name the language gives"),
     scratch("prose instead of rules", "Klats is a game for 2 to 6 players.\n", 1, 1, "unexpected 'Klats'"),
     scratch("an unclosed game block", 'game "X" {\n    name en "X"\n', 2, 16, "ends in the middle of a clause"),
     scratch("json instead of rules", '{"game": "X"}\n', 1, 1, "unexpected '{'"),
@@ -400,3 +414,45 @@ def test_deep_nesting_is_rejected_fast(case):
     with pytest.raises(RulesError):
         load_text(text, "deep.rules")
     assert time.process_time() - start < 1.0
+
+
+def test_target_is_typed_by_the_to_item_wherever_it_stands():
+    moved = KLATS.replace("    to row of any seat\n", "", 1).replace("    new pile when", "    to row of any seat\n    new pile when", 1)
+    first = KLATS.replace("    card from hand\n", "    to row of any seat\n    card from hand\n", 1).replace(
+        "        source \"003: Из карточек на руках игрок выбирает одну\"\n    to row of any seat\n", "", 1)
+    late = KLATS.replace("    to row of any seat\n", "", 1).replace("    then merge", "    to row of any seat\n    then merge", 1)
+    for text in (moved, first, late):
+        assert text != KLATS
+        assert load_text(text, "order.rules").model.play("put").dest_zone == "row"
+
+
+def test_owner_is_not_known_in_a_play_to_a_shared_zone():
+    text = KLATS.replace("zone draw shared hidden", "zone draw shared hidden\nzone middle shared public piles", 1)
+    text = text.replace("    to row of any seat\n", "    to middle\n", 1).replace(
+        "new pile when count(piles(target)) < max_piles", "new pile when owner == self", 1)
+    with pytest.raises(RulesError) as e:
+        load_text(text, "owner.rules")
+    assert any("unknown name 'owner'" in d.message for d in e.value.diagnostics)
+
+
+def test_an_empty_ruling_is_an_error_without_documents_too():
+    text = KLATS.replace('    document "003" "Клац! rulebook, Russian"\n', "", 1).replace(
+        '"RULINGS.md Klats: a player with no card in hand passes"', '""', 1)
+    with pytest.raises(RulesError) as e:
+        load_text(text, "nodoc.rules")
+    assert [d.message for d in e.value.diagnostics if d.severity == "error"] == ["an empty ruling"]
+
+
+def test_string_escapes_are_read_left_to_right():
+    text = KLATS.replace('game "Klats"', 'game "back\\\\n \\"q\\" two\\nlines"', 1)
+    assert load_text(text, "esc.rules").model.title == 'back\\n "q" two\nlines'
+
+
+def test_merge_needs_a_zone_of_piles():
+    text = KLATS.replace("zone draw shared hidden", "zone draw shared hidden\nzone heap per seat public", 1)
+    text = text.replace("    to row of any seat\n", "    to heap of any seat\n", 1).replace(
+        "    new pile when count(piles(target)) < max_piles\n", "", 1).replace(
+        "    onto pile when top(pile).colour == card.colour\n", "", 1)
+    with pytest.raises(RulesError) as e:
+        load_text(text, "merge.rules")
+    assert "merge needs a zone of piles; 'heap' holds cards" in [d.message for d in e.value.diagnostics]

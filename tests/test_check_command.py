@@ -75,7 +75,7 @@ def test_check_klats_prints_its_summary():
     assert rows == [[str(n), "3", str(3 * n), str(90 - 3 * n)] for n in range(2, 7)]
     assert "left in draw" in r.stdout
     assert re.search(r"│ row\s+│ per seat\s+│ public\s+│ piles", r.stdout)
-    assert re.search(r"│ target\s+│ 150\s+│ 1\.\.100000", r.stdout)
+    assert re.search(r"│ target_total\s+│ 150\s+│ 1\.\.100000", r.stdout)
     assert re.search(r"│ 26\s+│ 21\s+│ 9\s+│ 4\s+│ 0 ", r.stdout)  # clauses, source, ruling, assumed, none
 
 

@@ -135,11 +135,12 @@ def test_every_example_file_is_walked_through_in_the_doc():
 # ------------------------------------------------------------------ the tables
 
 
-CONTEXT_HEADER = ["name", "type", "GLOBAL", "PLAY_CARD", "PLAY_TARGET", "TURN_STEP", "MATCH_UNTIL", "MATCH_STARTER"]
+CONTEXT_HEADER = ["name", "type", "SETUP", "GLOBAL", "PLAY_CARD", "PLAY_TARGET", "TURN_STEP", "MATCH_UNTIL",
+                  "MATCH_STARTER"]
 
 
 def test_the_names_in_scope_table_is_the_checkers():
-    contexts = {name: value for name, value in vars(check).items() if name.isupper() and isinstance(value, dict)}
+    contexts = check.CONTEXTS
     assert set(contexts) == set(CONTEXT_HEADER[2:]), "the checker's contexts and the doc's columns differ"
     documented = {context: {} for context in contexts}
     for row in _table(CONTEXT_HEADER):

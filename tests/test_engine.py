@@ -148,7 +148,7 @@ def test_a_param_that_empties_the_deck_is_refused_at_compile_time():
 
 
 def test_params_change_the_game(klats):
-    compiled = compile_ruleset(klats.model, 2, {"target": 10, "hand_size": 5})
+    compiled = compile_ruleset(klats.model, 2, {"target_total": 10, "hand_size": 5})
     game = Game(compiled, seed=1)
     assert len(game.view(0)["zones"]["hand"][0]) == 5
     play_out(game, [RandomBot(random.Random(1)), RandomBot(random.Random(2))])

@@ -24,7 +24,7 @@ game "Every block" {
     document "book" "A test book"  source "book: itself"
 }
 players 2..4  source "book: p1"
-param hand = 2 in 1..5
+param hand_size = 2 in 1..5
 attribute suit { red en "Red", black }  ruling "why not"
 attribute rank in 1..4  assumed "four ranks"
 card plain { suit each  rank each  copies 2 assumed "two" }
@@ -35,7 +35,7 @@ zone hand per seat owner
 zone row per seat public piles
 setup {
     shuffle deck into pool
-    deal hand from pool to hand
+    deal hand_size from pool to hand
     move 1 from pool to table
 }
 play give {
@@ -56,7 +56,7 @@ play drop {
 }
 turn {
     play one of give, keep, drop or pass
-    draw 1 from pool to hand when count(x in cards(hand of self) where x.rank > 2) < hand
+    draw 1 from pool to hand when count(x in cards(hand of self) where x.rank > 2) < hand_size
 }
 end round dry when count(pool) == 0 and every s in seats: count(hand of s) == 0
 end round big when some s in seats: sum(c in tops(row of s): c.rank * 2) >= max(p in seats: count(hand of p)) + 20
@@ -218,7 +218,7 @@ def test_klats_export_holds_the_whole_model(klats):
     assert (data["players"]["min"], data["players"]["max"]) == (2, 6)
     assert data["players"]["provenance"]["assumptions"] == [
         "003 does not say how many may play; RULINGS.md Klats: 2 to 6"]
-    assert [(p["name"], p["default"]) for p in data["params"]] == [("hand_size", 3), ("max_piles", 6), ("target", 150)]
+    assert [(p["name"], p["default"]) for p in data["params"]] == [("hand_size", 3), ("max_piles", 6), ("target_total", 150)]
     assert data["deck"]["size"] == 90 == sum(f["copies"] for f in data["deck"]["faces"])
     assert len(data["deck"]["faces"]) == 45
     assert data["cards"][0]["copies_provenance"]["assumptions"]
@@ -274,7 +274,7 @@ def test_klats_summary_figures(klats):
     assert [(z["name"], z["scope"], z["visibility"], z["piles"]) for z in s["zones"]] == [
         ("draw", "shared", "hidden", False), ("hand", "per_seat", "owner", False), ("row", "per_seat", "public", True)]
     assert [(p["name"], p["default"], p["min"], p["max"]) for p in s["params"]] == [
-        ("hand_size", 3, 1, 10), ("max_piles", 6, 2, 20), ("target", 150, 1, 100000)]
+        ("hand_size", 3, 1, 10), ("max_piles", 6, 2, 20), ("target_total", 150, 1, 100000)]
     assert s["plays"] == ["put"] and s["round_ends"] == ["six_piles", "cards_exhausted"]
     # Every Klats clause is backed: 26 counted, each citing the book, a ruling or an assumption.
     assert s["provenance"] == {"clauses": 26, "sources": 21, "rulings": 9, "assumptions": 4, "none": 0}
@@ -284,17 +284,17 @@ def test_klats_summary_figures(klats):
 def test_summary_follows_deals_moves_and_shared_zones():
     s = summary(load_text(EVERY_BLOCK, "every.rules").model)
     assert s["deck"] == 17 and s["stock"] == "pool"
-    # each seat is dealt `hand` (2), then one card is turned up on the table
+    # each seat is dealt `hand_size` (2), then one card is turned up on the table
     assert s["deals"] == [{"players": n, "per_seat": 2, "dealt": 2 * n, "stock": 17 - 2 * n - 1,
                            "shared": {"pool": 17 - 2 * n - 1, "table": 1}} for n in (2, 3, 4)]
-    # the document and `players` cite the book; `param hand` says nothing; `card plain` counts by its copies
+    # the document and `players` cite the book; `param hand_size` says nothing; `card plain` counts by its copies
     assert s["provenance"] == {"clauses": 20, "sources": 2, "rulings": 1, "assumptions": 2, "none": 15}
-    assert s["unbacked"][:3] == ["param hand", "card joker", "zone pool"]
+    assert s["unbacked"][:3] == ["param hand_size", "card joker", "zone pool"]
     assert "card plain" not in s["unbacked"] and "setup" in s["unbacked"]
 
 
 def test_summary_evaluates_counts_per_player_count_and_says_which_cannot_be_set_up():
-    text = EVERY_BLOCK.replace("deal hand from pool", "deal if players == 2 then hand * 3 else hand * players from pool")
+    text = EVERY_BLOCK.replace("deal hand_size from pool", "deal if players == 2 then hand_size * 3 else hand_size * players from pool")
     deals = summary(load_text(text, "every.rules").model)["deals"]
     # 17 cards: 6 each for two players (the param at its default); 2 * n each for more, too many from 3 on
     assert deals[0] == {"players": 2, "per_seat": 6, "dealt": 12, "stock": 4, "shared": {"pool": 4, "table": 1}}

@@ -36,7 +36,7 @@ def test_a_log_written_by_play_replays_to_the_same_result(bots_log):
     path, played = bots_log
     record = json.loads(path.read_text())
     assert record["format"] == "cardrules-log/1" and record["ruleset"] == "klats"
-    assert record["players"] == 3 and record["params"]["target"] == 150 and len(record["moves"]) > 20
+    assert record["players"] == 3 and record["params"]["target_total"] == 150 and len(record["moves"]) > 20
     done = cli("replay", path)
     assert done.code == 0, done.stderr
     assert "the result matches the log" in done.stdout
@@ -143,7 +143,7 @@ def test_the_ruleset_is_found_beside_the_log_and_a_changed_one_is_a_warning(tmp_
 
 
 def test_log_round_trip_and_replay_error_fields(klats, tmp_path):
-    record = GameLog("klats", "0" * 64, 2, {"hand_size": 3, "max_piles": 6, "target": 150}, 3, ("human", "random"),
+    record = GameLog("klats", "0" * 64, 2, {"hand_size": 3, "max_piles": 6, "target_total": 150}, 3, ("human", "random"),
                      ("put orange1 @0", "put orange9 @0", "put green8 @1/0"), None)
     gamelog.write(record, tmp_path / "g.json")
     assert gamelog.read(tmp_path / "g.json") == record

@@ -59,10 +59,10 @@ def test_klats_scenarios_pass_via_the_runner(klats_file):
 
 def test_klats_scenarios_cover_every_clause_of_the_ruleset(klats_file):
     clauses = " | ".join(s.clause for s in klats_file.scenarios)
-    for clause in ("setup", "players 2..6", "param hand_size", "param max_piles", "param target",
+    for clause in ("setup", "players 2..6", "param hand_size", "param max_piles", "param target_total",
                    "card from hand", "to row of any seat", "new pile when", "onto pile when", "then merge",
                    "play one of put or pass", "draw 1 from draw to hand", "end round six_piles",
-                   "end round cards_exhausted", "score s =", "until max(totals) >= target", "winner highest",
+                   "end round cards_exhausted", "score s =", "until max(totals) >= target_total", "winner highest",
                    "starter round % players", "distinct"):
         assert clause in clauses, clause
 

@@ -27,7 +27,7 @@ players 2..2
 attribute rank in 1..9
 card plain { rank each  face "r{rank}" }
 zone stock shared hidden
-zone pile shared public
+zone heap shared public
 zone hand per seat owner
 setup {
     shuffle deck into stock
@@ -35,7 +35,7 @@ setup {
 }
 play put {
     card from hand where card.rank > 9
-    to pile
+    to heap
 }
 turn { play one of put or pass }
 end round out when some s in seats: count(hand of s) == 0
@@ -96,7 +96,7 @@ def test_one_game_has_zero_sd_and_reports_progress(klats):
 
 
 def test_params_change_the_game():
-    data = selfplay_json("-p", "2", "-g", "3", "--param", "target=10")
+    data = selfplay_json("-p", "2", "-g", "3", "--param", "target_total=10")
     assert data["mean_rounds"] == 1.0  # every first round scores past 10, or no one scores at all
     assert data["mean_winning_total"] >= 10
 
