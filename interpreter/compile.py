@@ -258,8 +258,8 @@ class _Compiler:
     def _read(self, e, slots) -> tuple | None:
         """A value the hot conditions read most, as (how, table, slot, constant), so that a
         comparison of two of them is one closure: a constant or param, a name in a slot, the
-        length of a list in a slot, an attribute of the card in a slot, an attribute of the top
-        card of the pile in a slot."""
+        length of a list in a slot or of a zone (shared, or of the seat in a slot), an attribute
+        of the card in a slot, an attribute of the top card of the pile in a slot."""
         if isinstance(e, (m.Const, m.ParamRef)) and e.type in ("int", "seat") or (
                 isinstance(e, m.Const) and e.type.startswith("enum:")):
             return ("const", None, 0, self.params[e.name] if isinstance(e, m.ParamRef) else e.value)
@@ -273,6 +273,11 @@ class _Compiler:
                 return None
             if isinstance(inner, m.Ref) and self._slot(inner.name, slots) is not None:
                 return ("len", None, self._slot(inner.name, slots), None)
+            if isinstance(inner, m.ZoneRef) and inner.seat is None:
+                return ("len shared", None, self.zone_index[inner.zone], None)
+            if (isinstance(inner, m.ZoneRef) and isinstance(inner.seat, m.Ref)
+                    and self._slot(inner.seat.name, slots) is not None):
+                return ("len of seat", self.zone_index[inner.zone], self._slot(inner.seat.name, slots), None)
         if isinstance(e, m.AttrOf) and not e.type.startswith("list:"):
             table = self.attributes[e.attr]
             if isinstance(e.obj, m.Ref) and self._slot(e.obj.name, slots) is not None:
@@ -299,6 +304,10 @@ class _Compiler:
             return lambda env: op(env[sa], cb)
         if ka == "len" and kb == "const":
             return lambda env: op(len(env[sa]), cb)
+        if ka == "len shared" and kb == "const":
+            return lambda env: op(len(env[ZONES][sa]), cb)
+        if ka == "len of seat" and kb == "const":  # the zone's index rides in the table's place
+            return lambda env: op(len(env[ZONES][ta][env[sa]]), cb)
         return None
 
     def _slot(self, name: str, slots: dict[str, int]) -> int | None:

@@ -262,6 +262,7 @@ class Game:
         env, zones, face_of = self.env, self.state.zones, self.c.face_of
         env[SELF] = seat
         out = []
+        add = out.append
         for play in step.plays:
             hand = zones[play.card_zone][seat]
             if not hand:
@@ -280,12 +281,12 @@ class Game:
                 for t, zone in targets:
                     env[TARGET], env[OWNER] = zone, t
                     if plain or (new is not None and new(env)):
-                        out.append((play, face, t, -1))
+                        add((play, face, t, -1))
                     if onto is not None:
                         for i, pile in enumerate(zone):
                             env[PILE] = pile
                             if onto(env):
-                                out.append((play, face, t, i))
+                                add((play, face, t, i))
         return out
 
     def _round_end(self) -> str | None:
