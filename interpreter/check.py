@@ -164,7 +164,7 @@ class Checker:
         last = self.clauses[-1].span if self.clauses else Span.point(1, 1)
         end = Span.point(last.end_line, max(1, last.end_column - 1))
         for kind, example in (("game", 'game "My game" { }'), ("players", "players 2..4"),
-                              ("setup", "setup { shuffle deck into draw }"), ("turn", "turn { play one of put }"),
+                              ("setup", "setup { shuffle deck into draw }"), ("turn", "turn { play one of put or pass }"),
                               ("score", "score s = count(hand of s)"), ("match", "match { until round >= 1 }")):
             if kind not in seen:
                 self.sink.error(f"the ruleset has no '{kind}' clause", end, f"add one, e.g. {example}")
