@@ -20,7 +20,10 @@ def view_of(view: dict, model: Ruleset, kinds: list[str]) -> RenderableType:
     """The table as `view["seat"]` sees it; `kinds` names what plays each seat (human, random)."""
     me, to_move = view["seat"], view["to_move"]
     title = Text(f"{model.title} · round {view['round'] + 1}", style="bold")
-    if to_move is not None:
+    if to_move is not None and view.get("window"):
+        title.append(f" · seat {view['active']}'s turn · seat {to_move} may respond or pass"
+                     + (" (you)" if to_move == me else ""))
+    elif to_move is not None:
         title.append(f" · seat {to_move} to move" + (" (you)" if to_move == me else ""))
     seats = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold dim")
     seats.add_column("seat", no_wrap=True)

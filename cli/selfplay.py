@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -10,9 +11,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter import selfplay as selfplaying
-from ..interpreter.engine import EngineError
+from ..interpreter import gamelog, selfplay as selfplaying
+from ..interpreter.bots import RandomBot
+from ..interpreter.compile import Compiled
+from ..interpreter.engine import EngineError, Game
+from ..interpreter.load import resolve
 from .common import EXIT_USAGE, compile_or_exit, err, fail, load_or_exit, out, parse_params
+from .logs import writable_or_exit
 
 BAR_FROM = 200  # fewer games than this end too soon for a progress bar to help
 
@@ -27,22 +32,29 @@ def selfplay(
     param: Annotated[list[str] | None, typer.Option("--param", help="Set a ruleset param, NAME=NUMBER (repeatable).",
                                                     show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object, nothing else.")] = False,
+    log: Annotated[Path | None, typer.Option(
+        "--log", metavar="FILE", help="Write the log of every match to FILE, one a line (JSON Lines); "
+                                      "`cardrules replay FILE --game K` replays match K.", show_default=False)] = None,
 ) -> None:
     """Play GAMES whole matches between random bots (each uniform among its distinct legal moves)
     and report rounds, moves (plays, not passes) and winning totals per match (mean and sample
     sd), wins by seat (tied winners each count a win) and how the rounds ended."""
     if games < 1:
         raise fail(f"--games must be at least 1, not {games}", "e.g. --games 100", EXIT_USAGE)
+    if log is not None:
+        writable_or_exit(log, "--log")
     loaded = load_or_exit(file)
     compiled = compile_or_exit(loaded, players, parse_params(param))
+    record = None if log is None else _logger(log, file, compiled)
     try:
         if as_json or games < BAR_FROM or not err.is_terminal:
-            stats = selfplaying.run(compiled, games, seed)
+            stats = selfplaying.run(compiled, games, seed, record=record)
         else:
             with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                           console=err, transient=True) as bar:
                 task = bar.add_task("", total=games)
-                stats = selfplaying.run(compiled, games, seed, lambda done: bar.update(task, completed=done))
+                stats = selfplaying.run(compiled, games, seed, lambda done: bar.update(task, completed=done),
+                                         record=record)
     except EngineError as e:
         raise fail(f"{loaded.model.file}: {e}",
                    "every round needs an `end round` condition that the play can reach") from None
@@ -52,6 +64,28 @@ def selfplay(
         for table in _tables(stats, loaded.model.title):
             out.print(table)
         out.print(f"{stats.games_per_second:.1f} matches/s ({stats.wall_seconds:.2f} s)", markup=False)
+        if log is not None:
+            out.print(f"logs of the {games} matches written to {log}, one a line", markup=False)
+
+
+def _logger(path: Path, file: str, compiled: Compiled):
+    """The `record` of `selfplaying.run` for `--log`: each match's log is appended to `path` as one
+    line when the match ends, so the file holds every finished match even if a later one fails."""
+    head = (file, gamelog.sha256_of(resolve(file)), compiled.players, dict(compiled.params))
+    seats = (RandomBot.kind,) * compiled.players
+
+    def append(text: str, mode: str = "a") -> None:
+        try:
+            with path.open(mode, encoding="utf-8") as sink:
+                sink.write(text)
+        except OSError as e:
+            raise fail(f"cannot write the log '{path}': {e.strerror or e}") from None
+
+    def record(game: Game, moves: list[str]) -> None:
+        append(gamelog.to_line(gamelog.GameLog(*head, game.seed, seats, tuple(moves), gamelog.result_of(game))))
+
+    append("", "w")
+    return record
 
 
 def _tables(s: selfplaying.Stats, title: str) -> list[Table]:

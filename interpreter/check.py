@@ -62,6 +62,7 @@ def near(word: str, choices) -> str:
 
 
 _ITEM_WORDS = {"card": "card from", "to": "to", "new_pile": "new pile", "onto_pile": "onto pile"}
+_EFFECTS = ("merge", "reverse", "next_turn")  # a play's `then` items: any number, run in order
 
 
 def _in_expressions(space: str) -> bool:
@@ -130,6 +131,7 @@ class Checker:
         plays = {name: self._play(c) for name, c in self.names.plays.items()}
         setup = self._setup(singles.get("setup"))
         turn = self._turn(singles.get("turn"))
+        window = self._window(singles.get("window"))
         round_ends = self._round_ends()
         score = self._score(singles.get("score"))
         match = self._match(singles.get("match"))
@@ -143,7 +145,7 @@ class Checker:
             players=players[0], players_provenance=players[1], params=tuple(self.names.params.values()),
             attributes=tuple(self.names.attributes.values()), kinds=kinds, deck=deck,
             zones=tuple(self.names.zones.values()), setup=setup, plays=tuple(plays.values()), turn=turn,
-            round_ends=round_ends, score=score, match=match)
+            window=window, round_ends=round_ends, score=score, match=match)
 
     # ---------------------------------------------------------------- first pass
 
@@ -155,7 +157,7 @@ class Checker:
                             'turn, end round, score and match')
             return seen
         for c in self.clauses:
-            if c.kind in ("game", "players", "setup", "turn", "score", "match"):
+            if c.kind in ("game", "players", "setup", "turn", "window", "score", "match"):
                 if c.kind in seen:
                     self.sink.error(f"a second '{c.kind}' clause", c.span,
                                     f"a ruleset has one; the first is at line {seen[c.kind].span.line}")
@@ -446,7 +448,7 @@ class Checker:
                 self.sink.error(f"a second '{_ITEM_WORDS[item.kind]}' in play '{name}'", item.span,
                                 f"the first is at line {seen[item.kind].span.line}; keep one")
                 continue
-            if item.kind != "merge":
+            if item.kind not in _EFFECTS:
                 seen[item.kind] = item
             if item.kind == "card":
                 zone = self._zone(item.parts[0], per_seat=True, piles=False)
@@ -481,6 +483,15 @@ class Checker:
                 cond = self._bool(where, {**pile_scope, var.text: "pile"}) if where is not None else None
                 if coll_t is not None:
                     effects.append(m.Merge(var.text, coll_t, cond, prov))
+            elif item.kind == "reverse":
+                effects.append(m.Reverse(prov))
+            elif item.kind == "next_turn":
+                who = self._expr(item.parts[0], target)
+                if who is not None and who.type != "seat":
+                    self.sink.error(f"'next turn to' takes a seat, not {_show(who.type)}", item.parts[0].span,
+                                    "e.g. next turn to self")
+                elif who is not None:
+                    effects.append(m.NextTurn(who, prov))
         if card is None:
             self.sink.error(f"play '{name}' does not say which card is played", c.span,
                             "add: card from hand")
@@ -504,13 +515,9 @@ class Checker:
             prov = _provenance(item.provs, item.span)
             if item.kind == "play_step":
                 names, or_pass, guard = item.parts
-                for ident in names:
-                    if ident.text not in self.names.plays:
-                        self.sink.error(f"no play '{ident.text}'", ident.span,
-                                        near(ident.text, self.names.plays) or "define it: play NAME { ... }")
-                    self.names.used.add(("play", ident.text))
+                plays = tuple(self._step_plays(names))
                 when = self._bool(guard, TURN_STEP) if guard is not None else None
-                steps.append(m.PlayStep(tuple(i.text for i in names), or_pass, when, prov))
+                steps.append(m.PlayStep(plays, or_pass, when, prov))
             elif item.kind == "draw":
                 count, source, dest, guard = item.parts
                 count = self._int(count, TURN_STEP)
@@ -523,6 +530,32 @@ class Checker:
             self.sink.error("the turn has no play step: nothing would ever happen", c.span,
                             "add: play one of NAME or pass")
         return tuple(steps)
+
+    def _window(self, c: s.Clause | None) -> m.Window | None:
+        if c is None:
+            return None
+        plays, when, opens = (), None, False
+        for item in c.items:
+            if item.kind == "window_plays":
+                plays += tuple(self._step_plays(item.parts[0]))
+            elif item.kind == "window_open":
+                opens = True
+            elif item.kind == "window_when":
+                when = self._bool(item.parts[0], TURN_STEP)
+        if not plays:
+            self.sink.error("the window offers no play", c.span, "add: play any of NAME, NAME")
+        if not opens:
+            self.sink.error("the window does not say when it opens", c.span, "add: open after every step")
+        return m.Window(plays, when, _provenance(c.provs, c.span))
+
+    def _step_plays(self, names) -> list[str]:
+        """The plays a turn step or a window offers: each must exist, and is then used."""
+        for ident in names:
+            if ident.text not in self.names.plays:
+                self.sink.error(f"no play '{ident.text}'", ident.span,
+                                near(ident.text, self.names.plays) or "define it: play NAME { ... }")
+            self.names.used.add(("play", ident.text))
+        return [ident.text for ident in names]
 
     def _round_ends(self):
         ends = []

@@ -15,7 +15,8 @@ from . import model as m
 Fn = Callable[[list], object]
 
 # env slots: the state's zones, then the context names; bound variables follow.
-ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES = range(10)
+ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES, STATE = range(11)
+FREE = STATE + 1  # the first slot for a bound variable
 FIXED_SLOTS = {"self": SELF, "card": CARD, "target": TARGET, "pile": PILE, "owner": OWNER,
                "round": ROUND, "totals": TOTALS, "passed": PASSED, "passes": PASSES}
 _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -43,7 +44,7 @@ class CPlay:
 
 @dataclass(frozen=True)
 class CStep:
-    kind: str  # "play", "draw"
+    kind: str  # "play", "draw", "window"
     when: Fn | None = None
     plays: tuple[CPlay, ...] = ()
     or_pass: bool = False
@@ -65,6 +66,7 @@ class Compiled:
     setup: tuple[tuple, ...]  # ("shuffle", zone) | ("deal" | "move", count, source, dest)
     plays: tuple[CPlay, ...]
     turn: tuple[CStep, ...]
+    window: CStep | None
     round_ends: tuple[tuple[str, Fn], ...]
     score: Fn
     score_slot: int
@@ -135,11 +137,14 @@ class _Compiler:
                      CStep("draw", self._guard(step.when), count=self.expr(step.count, {}),
                            source=self.zone_index[step.source], dest=self.zone_index[step.dest])
                      for step in model.turn)
-        score_slot = len(FIXED_SLOTS) + 1
+        window = model.window and CStep("window", self._guard(model.window.when),
+                                        plays=tuple(by_name[n] for n in model.window.plays))
+        score_slot = FREE
         return Compiled(
             model=model, players=self.players, params=self.params, faces=self.faces,
             face_index={f.lower(): i for i, f in enumerate(self.faces)}, face_of=self.face_of,
             attributes=self.attributes, zone_index=self.zone_index, setup=setup, plays=plays, turn=turn,
+            window=window,
             round_ends=tuple((r.name, self.expr(r.cond, {})) for r in model.round_ends),
             score=self.expr(model.score.expr, {model.score.var: score_slot}), score_slot=score_slot,
             until=self.expr(model.match.until, {}), starter=self.expr(model.match.starter, {}))
@@ -151,7 +156,7 @@ class _Compiler:
         return int(self.expr(e, {})([None] * ENV_SIZE))
 
     def _play(self, index: int, p: m.Play) -> CPlay:
-        effects = tuple(self._merge(e) for e in p.effects)
+        effects = tuple(self._effect(e) for e in p.effects)
         return CPlay(
             index, p.name, self.zone_index[p.card_zone],
             self.expr(p.card_filter, {}) if p.card_filter is not None else None,
@@ -165,10 +170,23 @@ class _Compiler:
             return lambda env: True
         return self.expr(c.expr, {})
 
+    def _effect(self, e) -> Fn:
+        if isinstance(e, m.Merge):
+            return self._merge(e)
+        if isinstance(e, m.Reverse):
+            def reverse(env):
+                env[STATE].direction *= -1
+            return reverse
+        seat = self.expr(e.seat, {})
+
+        def next_turn(env):
+            env[STATE].next_turns.append(seat(env))
+        return next_turn
+
     def _merge(self, e: m.Merge) -> Fn:
         """Every other pile of the collection that meets the condition goes under the pile that
         received the card, in the order the piles stood; the receiving pile keeps its place."""
-        slot = len(FIXED_SLOTS) + 1
+        slot = FREE
         collection = self.expr(e.collection, {})
         where = self.expr(e.where, {e.var: slot}) if e.where is not None else (lambda env: True)
 
@@ -315,7 +333,7 @@ class _Compiler:
 
     @staticmethod
     def _fresh(slots: dict[str, int]) -> int:
-        return max([len(FIXED_SLOTS) + 1, *(s + 1 for s in slots.values())])
+        return max([FREE, *(s + 1 for s in slots.values())])
 
     def _ref(self, name: str, slots: dict[str, int]) -> Fn:
         if name == "seats":

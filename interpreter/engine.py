@@ -15,12 +15,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .compile import (CARD, ENV_SIZE, OWNER, PASSED, PASSES, PILE, ROUND, SELF, TARGET, TOTALS, ZONES, Compiled,
-                      CStep)
+from .compile import (CARD, ENV_SIZE, OWNER, PASSED, PASSES, PILE, ROUND, SELF, STATE, TARGET, TOTALS, ZONES,
+                      Compiled, CStep)
 from .notation import IllegalMoveError, Move, MoveError, parse_move
 from .unparse import unparse
 
 MAX_ROUNDS = 10_000
+PASS = (None, -1, -1, -1)  # the action of passing in a response window
 
 
 class EngineError(Exception):
@@ -54,11 +55,15 @@ class State:
     round_plays: int = 0
     idle_turns: int = 0  # passes in a row since the last play: the rules' `passes`
     passed: bool = False  # the seat whose turn it is has passed in this turn: the rules' `passed`
+    direction: int = 1  # +1 or -1: the way turns go round
+    next_turns: list[int] = field(default_factory=list)  # seats given the next turns, in order
+    window: list | None = None  # an open response window: [seat asked now, passes in a row]
     results: list[RoundResult] = field(default_factory=list)
 
     def copy(self) -> "State":
         return State(_deep(self.zones), list(self.totals), self.round, self.active, self.step, self.over, self.plays,
-                     self.round_plays, self.idle_turns, self.passed, list(self.results))
+                     self.round_plays, self.idle_turns, self.passed, self.direction, list(self.next_turns),
+                     None if self.window is None else list(self.window), list(self.results))
 
 
 def _deep(x):
@@ -82,6 +87,7 @@ class Game:
         self.rng = random.Random(seed)
         self.env: list = [None] * ENV_SIZE
         self.state = State(self._empty_zones(), [0] * self.n)
+        self.env[STATE] = self.state
         self._actions: list[tuple] = []
         others = [tuple(s for s in range(self.n) if s != seat) for seat in range(self.n)]
         self._dest = {"any": [tuple(range(self.n))] * self.n, "other": others,
@@ -98,8 +104,12 @@ class Game:
 
     @property
     def to_move(self) -> int | None:
-        """The seat whose decision the game waits for, or None when the match is over."""
-        return None if self.state.over else self.state.active
+        """The seat whose decision the game waits for (in a window, the seat asked), or None
+        when the match is over."""
+        st = self.state
+        if st.over:
+            return None
+        return st.active if st.window is None else st.window[0]
 
     def actions(self) -> list[tuple]:
         """The distinct actions open to the seat to move."""
@@ -112,12 +122,18 @@ class Game:
 
     def move_of(self, action: tuple) -> Move:
         play, face, seat, pile = action
+        if play is None:
+            return Move("pass", "")
         return Move(play.name, self.c.faces[face], None if seat < 0 else seat, None if pile < 0 else pile)
 
     def open_plays(self) -> tuple[str, ...]:
-        if self.state.over:
+        """The plays the seat to move may make now (and `pass` in a window)."""
+        st = self.state
+        if st.over:
             return ()
-        step = self.c.turn[self.state.step]
+        if st.window is not None:
+            return (*(p.name for p in self.c.window.plays), "pass")
+        step = self.c.turn[st.step]
         return tuple(p.name for p in step.plays) if step.kind == "play" else ()
 
     def winners(self) -> list[int]:
@@ -138,6 +154,7 @@ class Game:
         last = st.results[-1] if st.results else None
         return {
             "seat": seat, "players": self.n, "round": st.round, "to_move": self.to_move, "active": st.active,
+            "window": st.window is not None, "direction": st.direction,
             "totals": list(st.totals), "over": st.over, "zones": zones,
             "last_round": None if last is None else
             {"round": last.round, "reason": last.reason, "scores": list(last.scores)},
@@ -165,6 +182,10 @@ class Game:
         """The action a move names, or an `IllegalMoveError` that says which rule forbids it."""
         if self.state.over:
             raise IllegalMoveError("the match is over")
+        if move.play == "pass" and not move.card:
+            if PASS in self._actions:
+                return PASS
+            raise IllegalMoveError(self.why_illegal(move), str(move))
         face = self.c.face_index.get(move.card.lower(), -1)
         for action in self._actions:
             play, f, seat, pile = action
@@ -177,7 +198,12 @@ class Game:
         """Apply one of `actions()` as it is: the fast path for bots; no check beyond that."""
         play, face, target_seat, pile_index = action
         st, env = self.state, self.env
-        seat = st.active
+        window = st.window
+        seat = st.active if window is None else window[0]
+        if play is None:  # a pass in a response window
+            window[0], window[1] = self._next_seat(seat), window[1] + 1
+            self._advance()
+            return
         hand = st.zones[play.card_zone][seat]
         face_of = self.c.face_of
         for k, card in enumerate(hand):
@@ -205,11 +231,29 @@ class Game:
         st.plays += 1
         st.round_plays += 1
         st.idle_turns = env[PASSES] = 0
-        st.step += 1
+        if window is None:
+            st.step += 1
+        else:  # the window goes on from the next seat, its count of passes begun again
+            window[0], window[1] = self._next_seat(seat), 0
         reason = self._round_end()
         if reason is not None:
             self._end_round(reason)
+        elif window is None:
+            self._open_window()
         self._advance()
+
+    def _next_seat(self, seat: int) -> int:
+        return (seat + self.state.direction) % self.n
+
+    def _open_window(self) -> None:
+        """After a completed step, the response window opens, if the rules have one and its
+        condition holds; it asks the seat whose turn it is first."""
+        window = self.c.window
+        if window is not None:
+            env = self.env
+            env[SELF] = self.state.active
+            if window.when is None or window.when(env):
+                self.state.window = [self.state.active, 0]
 
     # ---------------------------------------------------------------- the turn program
 
@@ -217,17 +261,30 @@ class Game:
         """Run automatic steps until a seat must decide or the match is over. Steps run with
         no decision are counted: enough of them to empty the deck at every seat and still no
         decision means the round can no longer end, whatever the rules say."""
-        st, turn, env = self.state, self.c.turn, self.env
-        budget = (len(turn) + 1) * self.n * (self.c.deck_size + 2)
+        st, turn, env, n = self.state, self.c.turn, self.env, self.n
+        budget = (len(turn) + 1) * n * (self.c.deck_size + 2)
         while not st.over:
-            if st.step >= len(turn):
-                st.step = 0
-                st.active = (st.active + 1) % self.n
-                st.passed = env[PASSED] = False
             budget -= 1
             if budget < 0:
                 raise EngineError(f"round {st.round + 1} cannot end: the seats pass or skip every step and "
                                   "no 'end round' condition holds")
+            window = st.window
+            if window is not None:
+                seat, passes = window
+                if passes >= n:  # a full round of passes closes it
+                    st.window = None
+                    continue
+                actions = self._generate(seat, self.c.window)
+                if actions:
+                    actions.append(PASS)
+                    self._actions = actions
+                    return
+                window[0], window[1] = self._next_seat(seat), passes + 1  # nothing to play: a pass
+                continue
+            if st.step >= len(turn):
+                st.step = 0
+                st.active = st.next_turns.pop(0) if st.next_turns else self._next_seat(st.active)
+                st.passed = env[PASSED] = False
             step = turn[st.step]
             if step.when is not None:
                 env[SELF] = st.active
@@ -255,7 +312,9 @@ class Game:
             reason = self._round_end()
             if reason is not None:
                 self._end_round(reason)
-                budget = (len(turn) + 1) * self.n * (self.c.deck_size + 2)
+                budget = (len(turn) + 1) * n * (self.c.deck_size + 2)
+            else:
+                self._open_window()
         self._actions = []
 
     def _generate(self, seat: int, step: CStep) -> list[tuple]:
@@ -323,6 +382,7 @@ class Game:
         env[ZONES], env[ROUND], env[TOTALS] = st.zones, st.round, st.totals
         st.active = self.c.starter(env) % self.n
         st.step, st.round_plays, st.idle_turns, st.passed = 0, 0, 0, False
+        st.direction, st.next_turns, st.window = 1, [], None
         env[PASSES], env[PASSED] = 0, False
         order = [(st.active + k) % self.n for k in range(self.n)]
         for op in self.c.setup:
@@ -392,6 +452,7 @@ class Game:
         st.totals = list(totals) if totals is not None else [0] * self.n
         st.round_plays = st.idle_turns = 0
         st.passed = False
+        st.direction, st.next_turns, st.window = 1, [], None
         env = self.env
         env[ZONES], env[ROUND], env[TOTALS], env[PASSES], env[PASSED] = st.zones, round, st.totals, 0, False
         self._advance()
@@ -403,12 +464,16 @@ class Game:
         if self.state.over:
             return "the match is over"
         open_plays = self.open_plays()
+        if move.play == "pass" and not move.card:
+            return f"no pass is open now: seat {self.to_move} must make one of {', '.join(open_plays)}" + (
+                "" if "pass" in open_plays else " (a pass is open in a response window, and passes happen by "
+                "themselves where the rules say `or pass`)")
         play = next((p for p in self.c.plays if p.name == move.play), None)
         if play is None:
             return f"there is no play '{move.play}'; the plays open now: {', '.join(open_plays) or 'none'}"
         if play.name not in open_plays:
             return f"'{play.name}' is not open now; open: {', '.join(open_plays) or 'none'}"
-        seat = self.state.active
+        seat = self.to_move
         face = self.c.face_index.get(move.card.lower())
         if face is None:
             return f"no card is called '{move.card}'"

@@ -40,6 +40,7 @@ def export(model: m.Ruleset) -> dict:
         "setup": [_setup_step(step) for step in model.setup],
         "plays": [_play(p) for p in model.plays],
         "turn": [_turn_step(step) for step in model.turn],
+        "window": _window(model.window),
         "round_ends": [{"name": r.name, "when": expression(r.cond), "provenance": _provenance(r.provenance)}
                        for r in model.round_ends],
         "score": {"var": model.score.var, "expr": expression(model.score.expr),
@@ -129,10 +130,23 @@ def _play(p: m.Play) -> dict:
         "to": {"zone": p.dest_zone, "seats": p.dest_seats or None, "provenance": _provenance(p.dest_provenance)},
         "new_pile": _condition(p.new_pile),
         "onto_pile": _condition(p.onto_pile),
-        "effects": [{"effect": "merge", "var": e.var, "in": expression(e.collection), "where": expression(e.where),
-                     "provenance": _provenance(e.provenance)} for e in p.effects],
+        "effects": [_effect(e) for e in p.effects],
         "provenance": _provenance(p.provenance),
     }
+
+
+def _effect(e) -> dict:
+    if isinstance(e, m.Merge):
+        return {"effect": "merge", "var": e.var, "in": expression(e.collection), "where": expression(e.where),
+                "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.Reverse):
+        return {"effect": "reverse", "provenance": _provenance(e.provenance)}
+    return {"effect": "next_turn", "to": expression(e.seat), "provenance": _provenance(e.provenance)}
+
+
+def _window(w: m.Window | None) -> dict | None:
+    return None if w is None else {"plays": list(w.plays), "when": expression(w.when),
+                                   "provenance": _provenance(w.provenance)}
 
 
 def _turn_step(step) -> dict:
@@ -227,9 +241,11 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     for p in model.plays:
         items = [("card", p.card_provenance), ("to", p.dest_provenance)]
         items += [(label, c.provenance) for label, c in (("new pile", p.new_pile), ("onto pile", p.onto_pile)) if c]
-        items += [("merge", e.provenance) for e in p.effects]
+        items += [(_effect(e)["effect"], e.provenance) for e in p.effects]
         block(f"play {p.name}", p.provenance, items)
     block("turn", None, [("play" if isinstance(s, m.PlayStep) else "draw", s.provenance) for s in model.turn])
+    if model.window is not None:
+        out.append(("window", model.window.provenance))
     out += [(f"end round {r.name}", r.provenance) for r in model.round_ends]
     out.append(("score", model.score.provenance))
     mt = model.match

@@ -3,6 +3,8 @@
 A seed and the moves replay a match exactly (the engine owns all chance; bots draw on their own
 random source), so a log needs nothing else. The writer is strict; the reader checks every key
 and says where a broken log goes wrong; `replay` says at which move a log stops applying.
+A file holds one log (pretty JSON, as `play --log` writes) or many, one a line (JSON Lines, as
+`selfplay --log` writes); the reader tells them apart by whether the first line is JSON by itself.
 """
 from __future__ import annotations
 
@@ -22,6 +24,10 @@ FORMAT = "cardrules-log/1"
 
 class LogError(ValueError):
     """A log that cannot be read: its message names the file and, when it can, line:col."""
+
+
+class NoSuchGame(LogError):
+    """A game number that the file does not hold."""
 
 
 class ReplayError(ValueError):
@@ -56,6 +62,28 @@ def sha256_of(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def ruleset_path(log: GameLog, log_file: str | Path) -> str:
+    """Where to find the log's ruleset: beside the log file when it names a file there, else as it
+    was given (a path from here, or the name of a shipped ruleset)."""
+    given = Path(log.ruleset)
+    beside = Path(log_file).parent / given
+    return str(beside) if not given.is_absolute() and beside.is_file() else log.ruleset
+
+
+class Recorder:
+    """A bot that writes down the notation of each choice of the bot it stands in for, so that only
+    the matches that are logged pay for the notation."""
+
+    def __init__(self, bot):
+        self.bot, self.kind = bot, bot.kind
+        self.moves: list[str] = []
+
+    def choose(self, game: Game) -> tuple:
+        action = self.bot.choose(game)
+        self.moves.append(str(game.move_of(action)))
+        return action
+
+
 def result_of(game: Game) -> LogResult | None:
     """The outcome of a finished match, or None while it goes on."""
     if not game.over:
@@ -63,47 +91,86 @@ def result_of(game: Game) -> LogResult | None:
     return LogResult(tuple(game.state.totals), tuple(game.winners()), len(game.state.results))
 
 
-def to_json(log: GameLog) -> str:
-    result = None if log.result is None else {
-        "totals": list(log.result.totals), "winners": list(log.result.winners), "rounds": log.result.rounds}
-    return json.dumps({
+def result_record(result: LogResult | None) -> dict | None:
+    return None if result is None else {
+        "totals": list(result.totals), "winners": list(result.winners), "rounds": result.rounds}
+
+
+def _record(log: GameLog) -> dict:
+    return {
         "format": FORMAT, "ruleset": log.ruleset, "ruleset_sha256": log.ruleset_sha256, "players": log.players,
         "params": dict(log.params), "seed": log.seed, "seats": list(log.seats), "moves": list(log.moves),
-        "result": result,
-    }, indent=2, ensure_ascii=False) + "\n"
+        "result": result_record(log.result),
+    }
+
+
+def to_json(log: GameLog) -> str:
+    return json.dumps(_record(log), indent=2, ensure_ascii=False) + "\n"
+
+
+def to_line(log: GameLog) -> str:
+    """The log as one line of a JSON Lines file of many logs."""
+    return json.dumps(_record(log), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def write(log: GameLog, path: str | Path) -> None:
     Path(path).write_text(to_json(log), encoding="utf-8")
 
 
-def read(path: str | Path) -> GameLog:
-    """Read and check a log file; raise `LogError` saying what is wrong and where."""
+def read(path: str | Path, game: int = 1) -> GameLog:
+    """Read and check log number `game` (1-based) of a file; raise `LogError` saying what is wrong
+    and where, `NoSuchGame` when the file holds no log of that number."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise LogError(f"{path}: cannot read the log: {getattr(e, 'strerror', None) or e}") from None
-    return parse(text, str(path))
+    return pick(text, str(path), game)
 
 
-def parse(text: str, file: str = "<log>") -> GameLog:
+def pick(text: str, file: str = "<log>", game: int = 1) -> GameLog:
+    """Log number `game` of a text that holds one log or one a line. Only that line is read."""
+    if game < 1:
+        raise NoSuchGame(f"{file}: games are numbered from 1, not {game}")
+    lines = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+    if not lines or not _is_json(lines[0][1]):
+        log = parse(text, file)
+        if game != 1:
+            raise NoSuchGame(f"{file} holds one game log; there is no game {game}")
+        return log
+    if game > len(lines):
+        raise NoSuchGame(f"{file} holds {len(lines)} game log{'s' * (len(lines) != 1)}, one a line; "
+                         f"there is no game {game}")
+    number, line = lines[game - 1]
+    return parse(line, file, number)
+
+
+def _is_json(line: str) -> bool:
+    try:
+        json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return True
+
+
+def parse(text: str, file: str = "<log>", first_line: int = 1) -> GameLog:
+    """Check one log; `first_line` is the line of the file the text starts on, for the messages."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise LogError(f"{file}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+        raise LogError(f"{file}:{e.lineno + first_line - 1}:{e.colno}: not valid JSON: {e.msg}") from None
     if not isinstance(data, dict):
-        raise LogError(f"{file}:1:1: a game log is a JSON object, not {_kind(data)}")
+        raise LogError(f"{file}:{first_line}:1: a game log is a JSON object, not {_kind(data)}")
 
     def where(key: str) -> str:
         found = re.search(r'"%s"\s*:' % re.escape(key), text)
         if found is None:
-            return file
-        line = text.count("\n", 0, found.start()) + 1
+            return f"{file}:{first_line}" if first_line > 1 else file
+        line = text.count("\n", 0, found.start()) + first_line
         return f"{file}:{line}:{found.start() - text.rfind(chr(10), 0, found.start())}"
 
     def get(key: str, check, wanted: str):
         if key not in data:
-            raise LogError(f"{file}: the log has no '{key}' key")
+            raise LogError(f"{where(key)}: the log has no '{key}' key")
         value = data[key]
         if not check(value):
             raise LogError(f"{where(key)}: '{key}' must be {wanted}, not {_kind(value)}")
@@ -152,14 +219,17 @@ def _kind(value) -> str:
             dict: "an object"}.get(type(value), type(value).__name__)
 
 
-def replay(log: GameLog, compiled: Compiled, on_move: Callable[[int, int, str, Game], None] | None = None) -> Game:
+def replay(log: GameLog, compiled: Compiled, on_move: Callable[[int, int, str, Game], None] | None = None,
+           on_start: Callable[[Game], None] | None = None) -> Game:
     """Re-run the log's moves on a fresh match; raise `ReplayError` at the first move that does not
-    apply, or when the recorded result is not the one the moves give. `on_move(number, seat, text,
-    game)` is called after each move applied."""
+    apply, or when the recorded result is not the one the moves give. `on_start(game)` is called
+    once the cards are dealt, `on_move(number, seat, text, game)` after each move applied."""
     try:
         game = Game(compiled, log.seed)
     except EngineError as e:
         raise ReplayError(f"the match cannot start: {e}", reason=str(e)) from None
+    if on_start is not None:
+        on_start(game)
     for number, text in enumerate(log.moves, 1):
         seat = game.to_move
         if seat is None:

@@ -242,6 +242,31 @@ class Merge:
 
 
 @dataclass(frozen=True)
+class Reverse:
+    """Turn order runs the other way from now on."""
+
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class NextTurn:
+    """The seat that takes the next turn; several queue in the order they were given."""
+
+    seat: object
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Window:
+    """A response window: after every completed step of a turn, each seat in turn order from
+    the one whose turn it is may make one of `plays` or pass; a full round of passes closes it."""
+
+    plays: tuple[str, ...]
+    when: object | None
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
 class Play:
     name: str
     card_zone: str
@@ -252,7 +277,7 @@ class Play:
     dest_provenance: Provenance
     new_pile: Condition | None
     onto_pile: Condition | None
-    effects: tuple[Merge, ...]
+    effects: tuple[Merge | Reverse | NextTurn, ...]
     provenance: Provenance
 
 
@@ -296,6 +321,7 @@ class Ruleset:
     setup: tuple[Shuffle | Deal | Transfer, ...]
     plays: tuple[Play, ...]
     turn: tuple[PlayStep | Draw, ...]
+    window: Window | None
     round_ends: tuple[RoundEnd, ...]
     score: Score
     match: Match

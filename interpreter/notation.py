@@ -5,6 +5,7 @@
     discard 8-hearts     a play to a shared zone names no seat
     lay 8-clubs /0       onto pile 0 of a shared zone of piles
     red7 @2              the play's name may be left out when one play is open
+    pass                 let a response window go by
 
 Seats and piles count from 0, as in every view. A `Move` is a small tuple whose `str` is its
 canonical text, so text -> Move -> text round-trips. Three errors tell a bad spelling, an
@@ -23,6 +24,8 @@ class Move(NamedTuple):
     pile: int | None = None  # None: a new pile, or a zone of plain cards
 
     def __str__(self) -> str:
+        if not self.card:  # `pass`, in a response window
+            return self.play
         seat = "" if self.seat is None else f"@{self.seat}"
         pile = "" if self.pile is None else f"/{self.pile}"
         return f"{self.play} {self.card}" + (f" {seat}{pile}" if seat or pile else "")
@@ -66,6 +69,8 @@ def parse_move(text: str, open_plays: tuple[str, ...]) -> Move:
     words = [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", text)]
     if not words:
         raise MoveSyntaxError("an empty move", text, 1, HELP)
+    if len(words) == 1 and words[0][0].lower() == "pass":
+        return Move("pass", "")
     target, column = words[-1]
     is_target = target.startswith(("@", "/"))
     found = _TARGET.match(target) if is_target else None

@@ -24,7 +24,7 @@ MAX_STACK = 8 * MAX_DEPTH  # the parser's stack: a level of nesting takes at mos
 MAX_TOKENS = 20_000  # fifty times a full ruleset; parsing costs per token, comments and strings are one
 MAX_DIGITS = 9  # numbers up to 999,999,999
 
-CLAUSE_KEYWORDS = "game, players, param, attribute, card, zone, setup, play, turn, end round, score, match"
+CLAUSE_KEYWORDS = "game, players, param, attribute, card, zone, setup, play, turn, window, end round, score, match"
 
 
 class _WholeWords:
@@ -315,6 +315,24 @@ class _ToAst(Transformer):
 
     def merge(self, meta, c):  # (var, collection, filter or None)
         return _clause("merge", meta, [_ident(c[0]), c[1], c[2]], None)
+
+    def reverse(self, meta, c):  # ()
+        return _clause("reverse", meta, [], None)
+
+    def next_turn(self, meta, c):  # (seat expression)
+        return _clause("next_turn", meta, [c[0]], None)
+
+    def window(self, meta, c):
+        return _clause("window", meta, [], c[-1], c[:-1])
+
+    def window_plays(self, meta, c):  # (plays)
+        return _clause("window_plays", meta, [tuple(_ident(t) for t in c[:-1])], c[-1])
+
+    def window_open(self, meta, c):  # ()
+        return _clause("window_open", meta, [], c[-1])
+
+    def window_when(self, meta, c):  # (condition)
+        return _clause("window_when", meta, [c[0]], c[1])
 
     def turn(self, meta, c):
         return _clause("turn", meta, [], c[-1], c[:-1])

@@ -15,6 +15,7 @@ from typing import Callable
 from .bots import RandomBot, play_out
 from .compile import Compiled
 from .engine import Game
+from .gamelog import Recorder
 
 
 @dataclass(frozen=True)
@@ -38,9 +39,11 @@ class Stats:
     round_end_reasons: dict[str, int]  # every `end round` of the ruleset, in its order
 
 
-def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], None] | None = None) -> Stats:
+def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], None] | None = None,
+        record: Callable[[Game, list[str]], None] | None = None) -> Stats:
     """Play `games` matches, every seat a `RandomBot`; call `progress(done)` after each match.
-    Raises `engine.EngineError` when the ruleset cannot go on (a round that cannot end)."""
+    Raises `engine.EngineError` when the ruleset cannot go on (a round that cannot end).
+    With `record`, each match's notation is kept and `record(game, moves)` called at its end."""
     if games < 1:
         raise ValueError("games must be at least 1")
     n = compiled.players
@@ -52,6 +55,8 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
     for done in range(1, games + 1):
         game = Game(compiled, seeds.getrandbits(64))
         bot = RandomBot(random.Random(seeds.getrandbits(64)))
+        if record is not None:
+            bot = Recorder(bot)
         play_out(game, [bot] * n)
         st = game.state
         rounds.append(len(st.results))
@@ -62,6 +67,8 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
             wins[s] += 1
         for result in st.results:
             reasons[result.reason] += 1
+        if record is not None:
+            record(game, bot.moves)
         if progress is not None:
             progress(done)
     wall = time.perf_counter() - start

@@ -248,3 +248,70 @@ def test_a_kind_without_an_attribute_reads_it_as_no_value():
     game.apply("give joker @0")
     game.apply("give number-1 @0")
     assert game.over and game.state.totals == [0 + 1 + 1, 0]
+
+
+QUICK = """
+game "Quick" { }
+players 2..3
+attribute type { number, jump, flip }
+attribute n in 1..5
+card num { type = number  n each  copies 2  face "n{n}" }
+card jump { type = jump  copies 2  face "jump" }
+card flip { type = flip  copies 2  face "flip" }
+zone stock shared hidden
+zone hand per seat owner
+zone table shared public
+setup { shuffle deck into stock  deal 3 from stock to hand }
+play lay { card from hand where card.type == number  to table }
+play jump { card from hand where card.type == jump  to table  then next turn to self }
+play flip { card from hand where card.type == flip  to table  then reverse }
+turn { draw 1 from stock to hand  play one of lay or pass }
+window { play any of jump, flip  open after every step }
+end round out when count(stock) == 0
+score s = count(hand of s)
+match { until round >= 1  winner lowest }
+"""
+
+
+@pytest.fixture(scope="module")
+def quick3():
+    return compile_ruleset(load_text(QUICK, "quick.rules").model, 3)
+
+
+def test_a_window_asks_every_seat_with_a_window_play_in_turn_order(quick3):
+    game = position(quick3, {"hand": {0: ["n1"], 1: ["jump"], 2: ["flip"]}, "stock": ["n5", "n4", "n3", "n2"]})
+    # seat 0 drew n2; the window after the draw skips seat 0 (nothing to play) and asks seat 1
+    assert game.to_move == 1 and game.state.active == 0 and game.view(1)["window"]
+    assert sorted(str(m) for m in game.legal_moves(1)) == ["jump jump", "pass"]
+    assert game.open_plays() == ("jump", "flip", "pass")
+    game.apply("pass")
+    assert game.to_move == 2
+    game.apply("pass")  # a full round of passes closes the window: seat 0 plays on
+    assert game.to_move == 0 and not game.view(0)["window"]
+    with pytest.raises(IllegalMoveError, match="no pass is open now"):
+        game.apply("pass")
+
+
+def test_a_window_play_out_of_turn_takes_the_next_turn(quick3):
+    game = position(quick3, {"hand": {0: ["n1"], 1: ["jump"], 2: []}, "stock": ["n5", "n4", "n3", "n2"]})
+    game.apply("jump jump")  # seat 1, in the window after seat 0's draw
+    assert game.to_move == 0  # the window goes on, then seat 0 finishes its turn
+    game.apply("lay n1")
+    assert game.state.active == 1 and game.to_move == 1  # the jump: seat 1's turn comes next
+    assert game.state.next_turns == []
+
+
+def test_reverse_turns_the_order_round(quick3):
+    game = position(quick3, {"hand": {0: ["flip", "n1"], 1: [], 2: []}, "stock": ["n5", "n4", "n3", "n2"]})
+    assert game.to_move == 0
+    game.apply("flip flip")
+    assert game.state.direction == -1 and game.to_move == 0  # the window goes on, from seat 2 backwards
+    game.apply("lay n1")
+    assert game.state.active == 2  # after seat 0 comes seat 2 now
+
+
+def test_bots_play_a_game_with_windows_to_the_end(quick3):
+    for seed in range(20):
+        game = Game(quick3, seed=seed)
+        play_out(game, [RandomBot(random.Random(seed + s)) for s in range(3)])
+        assert game.over

@@ -1,0 +1,249 @@
+"""Invariants the engine keeps whatever the ruleset, checked on demand after every action.
+
+    every card in one place   each card id of the deck lies in exactly one zone (or pile)
+    cards conserved           the zones hold as many cards as the deck has
+    hidden cards stay hidden  each seat's view shows faces only of the zones the model lets it
+                              see (public, or owner-only and its own), counts of the rest, and
+                              both agree with the state
+    moves distinct            no two legal actions read as the same move
+    moves round-trip          each legal move's text parses back to that move
+    the match ends            no engine error, and no round longer than a generous bound
+
+The checks read the model (zone visibility) and the state directly: they never trust the view
+they check. They are slow next to the engine's hot path, so nothing runs them unless asked
+(`cardrules selfplay --check-invariants`).
+"""
+from __future__ import annotations
+
+import functools
+
+from .engine import MAX_ROUNDS, EngineError, Game
+from .notation import Move, MoveError, parse_move
+
+ONE_PLACE = "every card in one place"
+CONSERVED = "cards conserved"
+HIDDEN = "hidden cards stay hidden"
+DISTINCT = "moves distinct"
+ROUND_TRIP = "moves round-trip"
+ENDS = "the match ends"
+
+ROUND_FACTOR = 10  # a round may play every card of the deck this many times per seat
+SHOWN = 5  # card ids listed at most in one message
+
+
+def check(game: Game, action: int | None = None) -> list[str]:
+    """Every invariant that does not hold now, as `INVARIANT, after action N: DETAILS`; empty
+    when all hold. `action` defaults to the plays of the match, which is the number of actions
+    taken in a match played from its start (0: just dealt)."""
+    n = game.state.plays if action is None else action
+    found = [*_cards(game), *_hidden(game), *_moves(game)]
+    return [f"{label}, after action {n}: {detail}" for label, detail in found]
+
+
+def round_bound(game: Game) -> int:
+    """The most actions one round may take before it counts as endless: every card of the deck
+    played ROUND_FACTOR times by every seat. Rounds whose plays never end pass the engine's own
+    guard (it stops only rounds without decisions), so this one catches them."""
+    return ROUND_FACTOR * game.c.deck_size * game.n
+
+
+class Checker:
+    """Plays matches out as `bots.play_out` does, checking every invariant after the deal and
+    after every action; keeps the number of actions checked and every failure, each prefixed
+    with its match's number (1-based, in the order played).
+
+    Once a check fails, the rest of that match is played but not checked (its state is suspect
+    and would repeat the failure at every action). A match that cannot end (an `EngineError`,
+    a round over `round_bound`, more than `max_actions` actions) is a failure and is left as it
+    stands; `max_actions` defaults to the engine's own limit of MAX_ROUNDS rounds of
+    `round_bound` actions."""
+
+    def __init__(self, max_actions: int | None = None):
+        self.max_actions = max_actions
+        self.checked_actions = 0
+        self.matches = 0
+        self.failures: list[str] = []
+
+    def play_out(self, game: Game, bots: list) -> bool:
+        """Play the match to its end; False when it fails to end (the failure is recorded)."""
+        self.matches += 1
+        st = game.state
+        per_round = round_bound(game)
+        cap = MAX_ROUNDS * per_round if self.max_actions is None else self.max_actions
+        checking = self._record(check(game))
+        while not st.over:
+            if st.plays >= cap:
+                return self._stuck(st.plays, f"the match has run {st.plays:,} actions, its bound ({cap:,})")
+            if st.round_plays >= per_round:
+                return self._stuck(st.plays, f"round {st.round + 1} has run {st.round_plays:,} actions, the bound "
+                                   f"of a round ({ROUND_FACTOR} x {game.c.deck_size} cards x {game.n} seats): "
+                                   "its plays go on and no 'end round' condition holds")
+            try:
+                game.play(bots[st.active].choose(game))
+            except EngineError as e:
+                return self._stuck(st.plays, f"the engine stopped: {e}")
+            if checking:
+                self.checked_actions += 1
+                checking = self._record(check(game))
+        return True
+
+    def _record(self, failures: list[str]) -> bool:
+        """Keep the failures; True while the match is clean and worth checking on."""
+        self.failures += [f"match {self.matches}: {f}" for f in failures]
+        return not failures
+
+    def _stuck(self, action: int, detail: str) -> bool:
+        self.failures.append(f"match {self.matches}: {ENDS}, after action {action}: {detail}")
+        return False
+
+
+# ------------------------------------------------------------------ the cards
+
+
+def _cards(game: Game) -> list[tuple[str, str]]:
+    """Each card id once, and as many as the deck has. The common case, all is well, is one
+    flat list and one set; the places are named only when something is wrong."""
+    size = game.c.deck_size
+    flat = [card for _, cards in _contents(game) for card in cards]
+    if len(flat) == size and set(flat) == set(range(size)) and set(map(type, flat)) == {int}:
+        return []
+    seen: dict[int, str] = {}
+    out = []
+    for where, cards in _contents(game):
+        for card in cards:
+            if type(card) is not int or not 0 <= card < size:
+                out.append((ONE_PLACE, f"{card!r} in {where} is not a card of the deck (ids 0 to {size - 1})"))
+            elif card in seen:
+                out.append((ONE_PLACE, f"{_card(game, card)} is in {seen[card]} and in {where}"))
+            else:
+                seen[card] = where
+    missing = [c for c in range(size) if c not in seen]
+    if missing:
+        listed = ", ".join(_card(game, c) for c in missing[:SHOWN]) + (", ..." if len(missing) > SHOWN else "")
+        out.append((ONE_PLACE, f"{len(missing)} of the deck's cards lie in no zone: {listed}"))
+    if len(flat) != size:
+        out.append((CONSERVED, f"the zones hold {len(flat)} cards, the deck has {size}"))
+    return out
+
+
+def _contents(game: Game):
+    """(where, cards) for every stack of cards: a zone of cards, or one pile, named as a person
+    reads it."""
+    for zone, content in zip(game.c.model.zones, game.state.zones):
+        for seat, cards in enumerate(content) if zone.per_seat else ((None, content),):
+            where = zone.name if seat is None else f"{zone.name} of seat {seat}"
+            if zone.piles:
+                for i, pile in enumerate(cards):
+                    yield f"{where}, pile {i}", pile
+            else:
+                yield where, cards
+
+
+def _card(game: Game, card: int) -> str:
+    return f"card {card} ({game.c.faces[game.c.face_of[card]]})"
+
+
+# ------------------------------------------------------------------ the views
+
+
+def _hidden(game: Game) -> list[tuple[str, str]]:
+    """Each seat's view against the state and the model's visibility of each zone. What a
+    seat should see of each stack of cards is worked out once, for every seat."""
+    model, faces, face_of = game.c.model, game.c.faces, game.c.face_of
+    names = [z.name for z in model.zones]
+    rule_names = {*names, *(p.name for p in model.plays), *(r.name for r in model.round_ends),
+                  *(p.name for p in model.params)}
+    truths = []  # per zone: (zone, [(where, owner seat or None, cards, faces shown to who may see)])
+    for zone, content in zip(model.zones, game.state.zones):
+        parts = []
+        for owner, cards in enumerate(content) if zone.per_seat else ((None, content),):
+            where = zone.name if owner is None else f"{zone.name} of seat {owner}"
+            shown = ([[faces[face_of[c]] for c in pile] for pile in cards] if zone.piles
+                     else [faces[face_of[c]] for c in cards])
+            parts.append((where, owner, cards, shown))
+        truths.append((zone, parts))
+    out = []
+    for seat in range(game.n):
+        view = game.view(seat)
+        zones = view.get("zones")
+        if not isinstance(zones, dict) or list(zones) != names:
+            out.append((HIDDEN, f"seat {seat}'s view lists the zones {list(zones or ())}, not {names}"))
+            continue
+        for zone, parts in truths:
+            entries = zones[zone.name] if zone.per_seat else [zones[zone.name]]
+            if not isinstance(entries, list) or len(entries) != len(parts):
+                out.append((HIDDEN, f"seat {seat}'s view of {zone.name} is not one entry per seat"))
+                continue
+            for (where, owner, cards, truth), entry in zip(parts, entries):
+                if zone.visibility == "public" or (zone.visibility == "owner" and owner == seat):
+                    if entry != truth:
+                        out.append((HIDDEN, f"seat {seat}'s view of {where} ({zone.visibility}) shows {entry!r}; "
+                                            f"it holds {truth!r}"))
+                else:
+                    out += [(HIDDEN, f"seat {seat}'s view of {where} ({zone.visibility}) {problem}")
+                            for problem in _counts_only(zone, cards, entry)]
+        leaked = sorted({s for s in _strings([v for k, v in view.items() if k != "zones"])
+                         if s.lower() in game.c.face_index} - rule_names)
+        if leaked:
+            out.append((HIDDEN, f"seat {seat}'s view shows {', '.join(leaked)} outside its zones"))
+    return out
+
+
+def _counts_only(zone, cards: list, entry) -> list[str]:
+    """What is wrong with the entry a view gives a zone it may not see: only whole numbers, a
+    `count` equal to the cards it holds and, for piles, any `piles` equal to their number."""
+    if not isinstance(entry, dict) or {type(v) for v in entry.values()} - {int}:
+        return [f"shows {entry!r}, where only counts may stand"]
+    held = sum(len(p) for p in cards) if zone.piles else len(cards)
+    out = []
+    if entry.get("count") != held:
+        out.append(f"says it holds {entry.get('count')!r} cards; it holds {held}")
+    if zone.piles and "piles" in entry and entry["piles"] != len(cards):
+        out.append(f"says it holds {entry['piles']!r} piles; it holds {len(cards)}")
+    return out
+
+
+def _strings(x) -> list[str]:
+    """Every string among the values of nested dicts and lists (not the keys: those are the
+    view's own field names)."""
+    out, todo = [], [x]
+    while todo:
+        x = todo.pop()
+        if type(x) is int:
+            continue
+        if isinstance(x, str):
+            out.append(x)
+        elif isinstance(x, dict):
+            todo += x.values()
+        elif isinstance(x, (list, tuple)):
+            todo += x
+    return out
+
+
+# ------------------------------------------------------------------ the moves
+
+
+def _moves(game: Game) -> list[tuple[str, str]]:
+    seen: set[str] = set()
+    open_plays = game.open_plays()
+    out = []
+    for action in game.actions():
+        move = game.move_of(action)
+        text = str(move)
+        if text in seen:
+            out.append((DISTINCT, f"two legal actions of seat {game.state.active} read '{text}'"))
+        seen.add(text)
+        try:
+            back = _parse(text, open_plays)
+        except MoveError as e:
+            out.append((ROUND_TRIP, f"'{text}' does not parse: {e.message}"))
+            continue
+        if back != move:
+            out.append((ROUND_TRIP, f"'{text}' parses to {back!r}, not {move!r}"))
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str, open_plays: tuple[str, ...]) -> Move:
+    """`parse_move`, remembered: it reads the same few texts at every action of a match."""
+    return parse_move(text, open_plays)
