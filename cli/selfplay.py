@@ -11,15 +11,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter import gamelog, selfplay as selfplaying
+from ..interpreter import gamelog, invariants, selfplay as selfplaying
 from ..interpreter.bots import RandomBot
 from ..interpreter.compile import Compiled
 from ..interpreter.engine import EngineError, Game
 from ..interpreter.load import resolve
-from .common import EXIT_USAGE, compile_or_exit, err, fail, load_or_exit, out, parse_params
+from .common import EXIT_FINDINGS, EXIT_USAGE, compile_or_exit, err, fail, load_or_exit, out, parse_params
 from .logs import writable_or_exit
 
 BAR_FROM = 200  # fewer games than this end too soon for a progress bar to help
+SHOWN_FAILURES = 20  # invariant failures listed on stderr; --json lists them all
 
 
 def selfplay(
@@ -35,6 +36,10 @@ def selfplay(
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="Write the log of every match to FILE, one a line (JSON Lines); "
                                       "`cardrules replay FILE --game K` replays match K.", show_default=False)] = None,
+    check_invariants: Annotated[bool, typer.Option(
+        "--check-invariants", help="Check the engine's invariants after every action (much slower): every card "
+                                   "in one place, views hide what they must, moves distinct and readable, every "
+                                   "match ends. Failures are listed and exit 1.")] = False,
 ) -> None:
     """Play GAMES whole matches between random bots (each uniform among its distinct legal moves)
     and report rounds, moves (plays, not passes) and winning totals per match (mean and sample
@@ -46,26 +51,47 @@ def selfplay(
     loaded = load_or_exit(file)
     compiled = compile_or_exit(loaded, players, parse_params(param))
     record = None if log is None else _logger(log, file, compiled)
+    checker = invariants.Checker() if check_invariants else None
     try:
         if as_json or games < BAR_FROM or not err.is_terminal:
-            stats = selfplaying.run(compiled, games, seed, record=record)
+            stats = selfplaying.run(compiled, games, seed, record=record, invariants=checker)
         else:
             with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                           console=err, transient=True) as bar:
                 task = bar.add_task("", total=games)
                 stats = selfplaying.run(compiled, games, seed, lambda done: bar.update(task, completed=done),
-                                         record=record)
+                                         record=record, invariants=checker)
     except EngineError as e:
         raise fail(f"{loaded.model.file}: {e}",
                    "every round needs an `end round` condition that the play can reach") from None
     if as_json:
-        typer.echo(json.dumps(dataclasses.asdict(stats), indent=2))
+        figures = dataclasses.asdict(stats)
+        if checker is not None:
+            figures["invariants"] = {"checked_actions": checker.checked_actions, "failures": checker.failures}
+        typer.echo(json.dumps(figures, indent=2))
     else:
         for table in _tables(stats, loaded.model.title):
             out.print(table)
         out.print(f"{stats.games_per_second:.1f} matches/s ({stats.wall_seconds:.2f} s)", markup=False)
         if log is not None:
             out.print(f"logs of the {games} matches written to {log}, one a line", markup=False)
+        if checker is not None:
+            _report(checker)
+    if checker is not None and checker.failures:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _report(checker: invariants.Checker) -> None:
+    """The invariants' outcome, on stderr: a line when all hold, else the first failures."""
+    done = f"{checker.matches} matches, {checker.checked_actions:,} actions checked"
+    if not checker.failures:
+        err.print(f"invariants: all hold ({done})", markup=False)
+        return
+    err.print(f"invariants: {len(checker.failures)} failures ({done}):", markup=False)
+    for failure in checker.failures[:SHOWN_FAILURES]:
+        err.print(f"  {failure}", markup=False)
+    if len(checker.failures) > SHOWN_FAILURES:
+        err.print(f"  ... and {len(checker.failures) - SHOWN_FAILURES} more (--json lists them all)", markup=False)
 
 
 def _logger(path: Path, file: str, compiled: Compiled):
@@ -107,5 +133,5 @@ def _counts(title: str, what: str, counts: dict, whole: int) -> Table:
     table.add_column("count", justify="right")
     table.add_column("share", justify="right")
     for key, count in counts.items():
-        table.add_row(Text(str(key)), str(count), f"{count / whole:.1%}")
+        table.add_row(Text(str(key)), str(count), f"{count / whole:.1%}" if whole else "-")
     return table

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import model as m
 from . import syntax as s
@@ -16,6 +16,7 @@ MAX_PLAYERS = 64
 MAX_DECK = 20_000
 MAX_COPIES = 1_000
 MAX_ATTRIBUTE_VALUES = 1_000
+MAX_DEFINE_NESTING = 4  # a define inside a define ...: keeps filled-in expressions shallow
 
 # The context names each kind of expression sees, beyond the ruleset's own names.
 GLOBAL = {"seats": "list:seat", "players": "int", "passes": "int"}
@@ -30,8 +31,9 @@ FUNCTIONS = {
     "sum": "sum(LIST of numbers) or sum(x in LIST: NUMBER)",
     "max": "max(LIST of numbers) or max(x in LIST: NUMBER)",
     "min": "min(LIST of numbers) or min(x in LIST: NUMBER)",
+    "product": "product(LIST of numbers) or product(x in LIST: NUMBER)",
     "distinct": "distinct(LIST)", "piles": "piles(ZONE of piles)", "tops": "tops(ZONE of piles)",
-    "top": "top(PILE or ZONE of cards)", "cards": "cards(ZONE or PILE)", "values": "values(ATTRIBUTE)",
+    "top": "top(PILE or ZONE of cards)", "bottom": "bottom(PILE or ZONE of cards)", "cards": "cards(ZONE or PILE)", "values": "values(ATTRIBUTE)",
 }
 MATCH_UNTIL = {**GLOBAL, "totals": "list:int", "round": "int"}
 MATCH_STARTER = {**GLOBAL, "round": "int"}
@@ -73,6 +75,78 @@ def _in_expressions(space: str) -> bool:
 def _both_values(a: str, b: str) -> bool:
     """Two attributes may share a value's name; a use of it then asks which (see `_name`)."""
     return a.startswith("value of") and b.startswith("value of")
+
+
+def _free_names(e, bound: frozenset = frozenset()):
+    """The names an expression reads that none of its own binders binds."""
+    match e:
+        case s.Name(id=name):
+            if name not in bound:
+                yield e
+        case s.Quantifier(var=var, collection=coll, body=body) | s.EachArg(var=var, collection=coll, body=body):
+            yield from _free_names(coll, bound)
+            yield from _free_names(body, bound | {var.text})
+        case s.Call(args=args):
+            for a in args:
+                yield from _free_names(a, bound)
+        case s.Attr(obj=obj):
+            yield from _free_names(obj, bound)
+        case s.ZoneOf(seat=seat):
+            yield from _free_names(seat, bound)
+        case s.Binary(left=left, right=right):
+            yield from _free_names(left, bound)
+            yield from _free_names(right, bound)
+        case s.Unary(operand=x):
+            yield from _free_names(x, bound)
+        case s.If(cond=c, then=a, otherwise=b):
+            for x in (c, a, b):
+                yield from _free_names(x, bound)
+
+
+def _calls(e):
+    """Every call in an expression."""
+    match e:
+        case s.Call(args=args):
+            yield e
+            for a in args:
+                yield from _calls(a)
+        case s.Quantifier(collection=coll, body=body) | s.EachArg(collection=coll, body=body):
+            yield from _calls(coll)
+            yield from _calls(body)
+        case s.Attr(obj=x) | s.ZoneOf(seat=x) | s.Unary(operand=x):
+            yield from _calls(x)
+        case s.Binary(left=left, right=right):
+            yield from _calls(left)
+            yield from _calls(right)
+        case s.If(cond=c, then=a, otherwise=b):
+            for x in (c, a, b):
+                yield from _calls(x)
+
+
+def _substitute(e, args: dict, depth: int):
+    """`e` with each free name in `args` replaced by its argument, and each variable that `e`
+    binds renamed apart (a `~` cannot be written, so no argument can name it)."""
+    match e:
+        case s.Name(id=name):
+            return args.get(name, e)
+        case s.Quantifier(var=var, collection=coll, body=body) | s.EachArg(var=var, collection=coll, body=body):
+            fresh = s.Ident(f"{var.text}~{depth}", var.span)
+            inner = {**args, var.text: s.Name(fresh.text, var.span)}
+            return replace(e, var=fresh, collection=_substitute(coll, args, depth), body=_substitute(body, inner, depth))
+        case s.Call(args=call_args):
+            return replace(e, args=tuple(_substitute(a, args, depth) for a in call_args))
+        case s.Attr(obj=obj):
+            return replace(e, obj=_substitute(obj, args, depth))
+        case s.ZoneOf(seat=seat):
+            return replace(e, seat=_substitute(seat, args, depth))
+        case s.Binary(left=left, right=right):
+            return replace(e, left=_substitute(left, args, depth), right=_substitute(right, args, depth))
+        case s.Unary(operand=x):
+            return replace(e, operand=_substitute(x, args, depth))
+        case s.If(cond=c, then=a, otherwise=b):
+            return replace(e, cond=_substitute(c, args, depth), then=_substitute(a, args, depth),
+                           otherwise=_substitute(b, args, depth))
+    return e
 
 
 def _static(e) -> bool:
@@ -119,12 +193,15 @@ class Checker:
         self.clauses = clauses
         self.sink = sink
         self.names = _Names()
+        self.defines: dict[str, s.Clause] = {}
+        self._expanding: list[str] = []  # the defines being filled in, outermost first
 
     # ---------------------------------------------------------------- entry
 
     def run(self) -> m.Ruleset | None:
         singles = self._singletons()
         self._definitions()
+        self._defines_sound()
         header = self._game(singles.get("game"))
         players = self._players(singles.get("players"))
         kinds, deck = self._cards()
@@ -237,6 +314,12 @@ class Checker:
             elif c.kind == "play":
                 if self._define("play", c.parts[0]):
                     n.plays[c.parts[0].text] = c
+            elif c.kind == "define":
+                name = c.parts[0]
+                if name.text in FUNCTIONS:
+                    self.sink.error(f"'{name.text}' is a function of the language", name.span, "pick another name")
+                elif self._define("define", name):
+                    self.defines[name.text] = c
             elif c.kind == "game":
                 for item in c.items:
                     if item.kind == "document" and self._define("document", item.parts[0]):
@@ -677,7 +760,8 @@ class Checker:
 
     def _unused(self) -> None:
         for (space, name), span in self.names.spans.items():
-            if space in ("param", "zone", "attribute", "play", "document") and (space, name) not in self.names.used:
+            if space in ("param", "zone", "attribute", "play", "document", "define") and (
+                    space, name) not in self.names.used:
                 self.sink.warning(f"{space} '{name}' is never used", span, "use it or remove it")
 
     # ---------------------------------------------------------------- expressions
@@ -796,9 +880,73 @@ class Checker:
                         "e.g. top(pile).colour or tops(row of s).value")
         return None
 
+    def _expand(self, call: s.Call, scope):
+        """A call of a `define`: its body with the arguments put in place of its parameters,
+        typed where it is called. The body's own variables are renamed first, so an argument
+        can never be captured by them."""
+        name = call.function.text
+        clause = self.defines[name]
+        _, params, body = clause.parts
+        if name in self._expanding:  # reported where the define stands, by _defines_sound
+            return None
+        if len(self._expanding) >= MAX_DEFINE_NESTING:
+            self.sink.error(f"defines nest deeper than {MAX_DEFINE_NESTING} here", call.span,
+                            "write out one of the inner defines")
+            return None
+        if len(call.args) != len(params) or any(isinstance(a, s.EachArg) for a in call.args):
+            self.sink.error(f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}", call.span,
+                            f"write {name}({', '.join(p.text for p in params)})")
+            return None
+        self.names.used.add(("define", name))
+        if any(n.id not in self._allowed(clause) for n in _free_names(body)):  # reported by _defines_sound
+            return None
+        filled = _substitute(body, {p.text: a for p, a in zip(params, call.args)}, len(self._expanding))
+        self._expanding.append(name)
+        try:
+            return self._expr(filled, scope)
+        finally:
+            self._expanding.pop()
+
+    def _defines_sound(self) -> None:
+        """Every define reads only what it is given, and none calls itself, directly or not."""
+        for clause in self.defines.values():
+            self._free_names_ok(clause)
+        calls = {name: {c.function.text for c in _calls(clause.parts[2]) if c.function.text in self.defines}
+                 for name, clause in self.defines.items()}
+        for name, clause in self.defines.items():
+            seen, todo = set(), list(calls[name])
+            while todo:
+                callee = todo.pop()
+                if callee == name:
+                    self.sink.error(f"define '{name}' calls itself", clause.parts[0].span,
+                                    "a define may use other defines, but not in a circle")
+                    break
+                if callee not in seen:
+                    seen.add(callee)
+                    todo.extend(calls[callee])
+
+    def _free_names_ok(self, clause: s.Clause) -> bool:
+        """A define sees its parameters, the ruleset's names and the global ones, nothing of
+        the place it is called from: what it means does not depend on where it is used."""
+        _, params, body = clause.parts
+        allowed = self._allowed(clause)
+        for name in _free_names(body):
+            if name.id not in allowed:
+                self.sink.error(f"define '{clause.parts[0].text}' reads '{name.id}', which it is not given",
+                                name.span, f"add it as a parameter: define {clause.parts[0].text}("
+                                + ", ".join([p.text for p in params] + [name.id]) + ")")
+                return False
+        return True
+
+    def _allowed(self, clause: s.Clause) -> set[str]:
+        return {p.text for p in clause.parts[1]} | set(GLOBAL) | set(self.names.params) | set(self.names.zones) \
+            | set(self.names.enum_values) | set(self.names.attributes)
+
     def _call(self, e: s.Call, scope):
         fn = e.function.text
         signatures = FUNCTIONS
+        if fn in self.defines:
+            return self._expand(e, scope)
         if fn not in signatures:
             self.sink.error(f"no function '{fn}'", e.function.span,
                             near(fn, signatures) or "functions: " + ", ".join(signatures))
@@ -824,20 +972,21 @@ class Checker:
         t = x.type
         ok = {
             "count": t.startswith(("zone", "list:")),
-            "sum": t == "list:int", "max": t == "list:int", "min": t == "list:int",
+            "sum": t == "list:int", "max": t == "list:int", "min": t == "list:int", "product": t == "list:int",
             "distinct": t.startswith("list:") and t != "list:pile",
             "piles": t == "zone:piles", "tops": t == "zone:piles",
-            "top": t in ("pile", "zone"), "cards": t in ("zone", "zone:piles", "pile"),
+            "top": t in ("pile", "zone"), "bottom": t in ("pile", "zone"), "cards": t in ("zone", "zone:piles", "pile"),
         }[fn]
         if not ok:
             self.sink.error(f"{fn}(...) does not take {_show(t)}", arg.span, signatures[fn])
             return None
-        result = {"count": "int", "sum": "int", "max": "int", "min": "int", "distinct": t,
-                  "piles": "list:pile", "tops": "list:card", "top": "card", "cards": "list:card"}[fn]
+        result = {"count": "int", "sum": "int", "max": "int", "min": "int", "product": "int", "distinct": t,
+                  "piles": "list:pile", "tops": "list:card", "top": "card", "bottom": "card",
+                  "cards": "list:card"}[fn]
         return m.Call(fn, (x,), result)
 
     def _each(self, fn: str, arg: s.EachArg, scope, signature: str):
-        if fn not in ("count", "sum", "max", "min") or (fn == "count") != arg.filter:
+        if fn not in ("count", "sum", "max", "min", "product") or (fn == "count") != arg.filter:
             self.sink.error(f"{fn}(x in ...) is not a form this function takes", arg.span, signature)
             return None
         coll = self._expr(arg.collection, scope)

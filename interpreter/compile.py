@@ -6,6 +6,7 @@ engine's hot loop calls these closures and never looks at the model's expression
 """
 from __future__ import annotations
 
+import math
 import operator
 from dataclasses import dataclass
 from typing import Callable
@@ -373,6 +374,11 @@ class _Compiler:
         if fn == "top":
             none = self.no_card
             return lambda env: z[-1] if (z := f(env)) else none
+        if fn == "bottom":
+            none = self.no_card
+            return lambda env: z[0] if (z := f(env)) else none
+        if fn == "product":
+            return lambda env: math.prod(f(env))
         if fn == "cards":
             if t == "zone:piles":
                 return lambda env: [c for p in f(env) for c in p]
@@ -402,6 +408,8 @@ class _Compiler:
             return lambda env: sum(values(env))
         if e.function == "max":
             return lambda env: max(values(env), default=0)
+        if e.function == "product":
+            return lambda env: math.prod(values(env))
         return lambda env: min(values(env), default=0)
 
     @staticmethod

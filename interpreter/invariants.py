@@ -19,6 +19,7 @@ import functools
 
 from .engine import MAX_ROUNDS, EngineError, Game
 from .notation import Move, MoveError, parse_move
+from .redact import sees
 
 ONE_PLACE = "every card in one place"
 CONSERVED = "cards conserved"
@@ -27,23 +28,24 @@ DISTINCT = "moves distinct"
 ROUND_TRIP = "moves round-trip"
 ENDS = "the match ends"
 
-ROUND_FACTOR = 10  # a round may play every card of the deck this many times per seat
+ROUND_FACTOR = 10  # the actions a round may take, per card of the deck and per seat
 SHOWN = 5  # card ids listed at most in one message
 
 
 def check(game: Game, action: int | None = None) -> list[str]:
     """Every invariant that does not hold now, as `INVARIANT, after action N: DETAILS`; empty
-    when all hold. `action` defaults to the plays of the match, which is the number of actions
-    taken in a match played from its start (0: just dealt)."""
+    when all hold. `action` is the number of actions taken so far (0: just dealt); it defaults
+    to the plays of the match, which misses the passes made in response windows."""
     n = game.state.plays if action is None else action
     found = [*_cards(game), *_hidden(game), *_moves(game)]
     return [f"{label}, after action {n}: {detail}" for label, detail in found]
 
 
 def round_bound(game: Game) -> int:
-    """The most actions one round may take before it counts as endless: every card of the deck
-    played ROUND_FACTOR times by every seat. Rounds whose plays never end pass the engine's own
-    guard (it stops only rounds without decisions), so this one catches them."""
+    """The most actions (plays and passes) one round may take before it counts as endless:
+    ROUND_FACTOR for every card of the deck and every seat. The engine stops only rounds in
+    which nobody decides anything; a round whose plays go on for ever passes that guard, and
+    this one catches it."""
     return ROUND_FACTOR * game.c.deck_size * game.n
 
 
@@ -70,21 +72,26 @@ class Checker:
         st = game.state
         per_round = round_bound(game)
         cap = MAX_ROUNDS * per_round if self.max_actions is None else self.max_actions
-        checking = self._record(check(game))
+        actions = in_round = 0
+        round_now = st.round
+        checking = self._record(check(game, 0))
         while not st.over:
-            if st.plays >= cap:
-                return self._stuck(st.plays, f"the match has run {st.plays:,} actions, its bound ({cap:,})")
-            if st.round_plays >= per_round:
-                return self._stuck(st.plays, f"round {st.round + 1} has run {st.round_plays:,} actions, the bound "
-                                   f"of a round ({ROUND_FACTOR} x {game.c.deck_size} cards x {game.n} seats): "
+            if actions >= cap:
+                return self._stuck(actions, f"the match has run {actions:,} actions, the most it may")
+            if in_round >= per_round:
+                return self._stuck(actions, f"round {st.round + 1} has run {in_round:,} actions, the bound of a "
+                                   f"round ({ROUND_FACTOR} x {game.c.deck_size} cards x {game.n} seats): "
                                    "its plays go on and no 'end round' condition holds")
             try:
-                game.play(bots[st.active].choose(game))
+                game.play(bots[game.to_move].choose(game))
             except EngineError as e:
-                return self._stuck(st.plays, f"the engine stopped: {e}")
+                return self._stuck(actions + 1, f"the engine stopped: {e}")
+            actions += 1
+            in_round = 0 if st.round != round_now else in_round + 1
+            round_now = st.round
             if checking:
                 self.checked_actions += 1
-                checking = self._record(check(game))
+                checking = self._record(check(game, actions))
         return True
 
     def _record(self, failures: list[str]) -> bool:
@@ -102,14 +109,15 @@ class Checker:
 
 def _cards(game: Game) -> list[tuple[str, str]]:
     """Each card id once, and as many as the deck has. The common case, all is well, is one
-    flat list and one set; the places are named only when something is wrong."""
+    flat list and two sets; the places are named only when something is wrong."""
     size = game.c.deck_size
-    flat = [card for _, cards in _contents(game) for card in cards]
+    flat = [card for *_, cards in _stacks(game) for card in cards]
     if len(flat) == size and set(flat) == set(range(size)) and set(map(type, flat)) == {int}:
         return []
     seen: dict[int, str] = {}
     out = []
-    for where, cards in _contents(game):
+    for zone, owner, pile, cards in _stacks(game):
+        where = _where(zone, owner, pile)
         for card in cards:
             if type(card) is not int or not 0 <= card < size:
                 out.append((ONE_PLACE, f"{card!r} in {where} is not a card of the deck (ids 0 to {size - 1})"))
@@ -126,17 +134,22 @@ def _cards(game: Game) -> list[tuple[str, str]]:
     return out
 
 
-def _contents(game: Game):
-    """(where, cards) for every stack of cards: a zone of cards, or one pile, named as a person
-    reads it."""
+def _stacks(game: Game):
+    """(zone, owner seat or None, pile index or None, cards) for every stack of cards of the
+    state: a zone of cards, or one pile of a zone of piles."""
     for zone, content in zip(game.c.model.zones, game.state.zones):
-        for seat, cards in enumerate(content) if zone.per_seat else ((None, content),):
-            where = zone.name if seat is None else f"{zone.name} of seat {seat}"
+        for owner, cards in enumerate(content) if zone.per_seat else ((None, content),):
             if zone.piles:
                 for i, pile in enumerate(cards):
-                    yield f"{where}, pile {i}", pile
+                    yield zone, owner, i, pile
             else:
-                yield where, cards
+                yield zone, owner, None, cards
+
+
+def _where(zone, owner: int | None, pile: int | None = None) -> str:
+    """A stack as a person reads it: `hand of seat 1`, `row of seat 0, pile 2`, `stock`."""
+    where = zone.name if owner is None else f"{zone.name} of seat {owner}"
+    return where if pile is None else f"{where}, pile {pile}"
 
 
 def _card(game: Game, card: int) -> str:
@@ -147,45 +160,57 @@ def _card(game: Game, card: int) -> str:
 
 
 def _hidden(game: Game) -> list[tuple[str, str]]:
-    """Each seat's view against the state and the model's visibility of each zone. What a
-    seat should see of each stack of cards is worked out once, for every seat."""
+    """Each seat's view against the state and the model's visibility of each zone. What each
+    stack shows, its faces or its counts, is worked out once for all seats; a view equal to
+    what the engine is expected to write passes at once, and any other is judged entry by
+    entry under the rule itself: faces where the seat sees, only true counts elsewhere."""
     model, faces, face_of = game.c.model, game.c.faces, game.c.face_of
-    names = [z.name for z in model.zones]
-    rule_names = {*names, *(p.name for p in model.plays), *(r.name for r in model.round_ends),
-                  *(p.name for p in model.params)}
-    truths = []  # per zone: (zone, [(where, owner seat or None, cards, faces shown to who may see)])
+    stacks = []  # per zone: (zone, [(owner seat or None, cards, their faces, their counts)])
     for zone, content in zip(model.zones, game.state.zones):
         parts = []
         for owner, cards in enumerate(content) if zone.per_seat else ((None, content),):
-            where = zone.name if owner is None else f"{zone.name} of seat {owner}"
-            shown = ([[faces[face_of[c]] for c in pile] for pile in cards] if zone.piles
-                     else [faces[face_of[c]] for c in cards])
-            parts.append((where, owner, cards, shown))
-        truths.append((zone, parts))
+            if zone.piles:
+                parts.append((owner, cards, [[faces[face_of[c]] for c in pile] for pile in cards],
+                              {"count": sum(map(len, cards)), "piles": len(cards)}))
+            else:
+                parts.append((owner, cards, [faces[face_of[c]] for c in cards], {"count": len(cards)}))
+        stacks.append((zone, parts))
+    rule_names = {*(z.name for z in model.zones), *(p.name for p in model.plays), *(r.name for r in model.round_ends),
+                  *(p.name for p in model.params)}
     out = []
     for seat in range(game.n):
         view = game.view(seat)
-        zones = view.get("zones")
-        if not isinstance(zones, dict) or list(zones) != names:
-            out.append((HIDDEN, f"seat {seat}'s view lists the zones {list(zones or ())}, not {names}"))
-            continue
-        for zone, parts in truths:
-            entries = zones[zone.name] if zone.per_seat else [zones[zone.name]]
-            if not isinstance(entries, list) or len(entries) != len(parts):
-                out.append((HIDDEN, f"seat {seat}'s view of {zone.name} is not one entry per seat"))
-                continue
-            for (where, owner, cards, truth), entry in zip(parts, entries):
-                if zone.visibility == "public" or (zone.visibility == "owner" and owner == seat):
-                    if entry != truth:
-                        out.append((HIDDEN, f"seat {seat}'s view of {where} ({zone.visibility}) shows {entry!r}; "
-                                            f"it holds {truth!r}"))
-                else:
-                    out += [(HIDDEN, f"seat {seat}'s view of {where} ({zone.visibility}) {problem}")
-                            for problem in _counts_only(zone, cards, entry)]
+        expected = {}
+        for zone, parts in stacks:
+            entries = [shown if sees(zone, owner, seat) else counts for owner, _, shown, counts in parts]
+            expected[zone.name] = entries if zone.per_seat else entries[0]
+        if view.get("zones") != expected:
+            out += [(HIDDEN, f"seat {seat}'s view {problem}") for problem in _judge(seat, view.get("zones"), stacks)]
         leaked = sorted({s for s in _strings([v for k, v in view.items() if k != "zones"])
                          if s.lower() in game.c.face_index} - rule_names)
         if leaked:
             out.append((HIDDEN, f"seat {seat}'s view shows {', '.join(leaked)} outside its zones"))
+    return out
+
+
+def _judge(seat: int, zones, stacks: list) -> list[str]:
+    """What is wrong with a view's zones that differ from the expected ones, if anything."""
+    names = [zone.name for zone, _ in stacks]
+    if not isinstance(zones, dict) or list(zones) != names:
+        return [f"lists the zones {list(zones) if isinstance(zones, dict) else zones!r}, not {names}"]
+    out = []
+    for zone, parts in stacks:
+        entries = zones[zone.name] if zone.per_seat else [zones[zone.name]]
+        if not isinstance(entries, list) or len(entries) != len(parts):
+            out.append(f"of {zone.name} is not one entry per seat")
+            continue
+        for (owner, cards, shown, _), entry in zip(parts, entries):
+            where = f"of {_where(zone, owner)} ({zone.visibility})"
+            if sees(zone, owner, seat):
+                if entry != shown:
+                    out.append(f"{where} shows {entry!r}; it holds {shown!r}")
+            else:
+                out += [f"{where} {problem}" for problem in _counts_only(zone, cards, entry)]
     return out
 
 
@@ -231,7 +256,7 @@ def _moves(game: Game) -> list[tuple[str, str]]:
         move = game.move_of(action)
         text = str(move)
         if text in seen:
-            out.append((DISTINCT, f"two legal actions of seat {game.state.active} read '{text}'"))
+            out.append((DISTINCT, f"two legal actions of seat {game.to_move} read '{text}'"))
         seen.add(text)
         try:
             back = _parse(text, open_plays)

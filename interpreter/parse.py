@@ -24,7 +24,7 @@ MAX_STACK = 8 * MAX_DEPTH  # the parser's stack: a level of nesting takes at mos
 MAX_TOKENS = 20_000  # fifty times a full ruleset; parsing costs per token, comments and strings are one
 MAX_DIGITS = 9  # numbers up to 999,999,999
 
-CLAUSE_KEYWORDS = "game, players, param, attribute, card, zone, setup, play, turn, window, end round, score, match"
+CLAUSE_KEYWORDS = "game, players, param, define, attribute, card, zone, setup, play, turn, window, end round, score, match"
 
 
 class _WholeWords:
@@ -251,6 +251,10 @@ class _ToAst(Transformer):
 
     def param(self, meta, c):  # (name, default, low, high)
         return _clause("param", meta, [_ident(c[0]), c[1], *c[2]], c[3])
+
+    def define(self, meta, c):  # (name, (parameters...), body)
+        params = tuple(_ident(t) for t in c[1:-2] if t is not None)
+        return _clause("define", meta, [_ident(c[0]), params, c[-2]], c[-1])
 
     def enum_attribute(self, meta, c):  # (name, ((value, labels), ...))
         return _clause("enum_attribute", meta, [_ident(c[0]), tuple(c[1:-1])], c[-1])

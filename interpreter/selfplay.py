@@ -16,6 +16,7 @@ from .bots import RandomBot, play_out
 from .compile import Compiled
 from .engine import Game
 from .gamelog import Recorder
+from .invariants import Checker
 
 
 @dataclass(frozen=True)
@@ -40,10 +41,13 @@ class Stats:
 
 
 def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], None] | None = None,
-        record: Callable[[Game, list[str]], None] | None = None) -> Stats:
+        record: Callable[[Game, list[str]], None] | None = None, invariants: Checker | None = None) -> Stats:
     """Play `games` matches, every seat a `RandomBot`; call `progress(done)` after each match.
     Raises `engine.EngineError` when the ruleset cannot go on (a round that cannot end).
-    With `record`, each match's notation is kept and `record(game, moves)` called at its end."""
+    With `record`, each match's notation is kept and `record(game, moves)` called at its end.
+    With `invariants`, it plays every match and checks it after every action; a match that,
+    once dealt, fails to end is one of its failures, not an error, and counts in the figures as
+    it stands."""
     if games < 1:
         raise ValueError("games must be at least 1")
     n = compiled.players
@@ -57,7 +61,10 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
         bot = RandomBot(random.Random(seeds.getrandbits(64)))
         if record is not None:
             bot = Recorder(bot)
-        play_out(game, [bot] * n)
+        if invariants is None:
+            play_out(game, [bot] * n)
+        else:
+            invariants.play_out(game, [bot] * n)
         st = game.state
         rounds.append(len(st.results))
         moves.append(st.plays)

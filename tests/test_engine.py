@@ -315,3 +315,24 @@ def test_bots_play_a_game_with_windows_to_the_end(quick3):
         game = Game(quick3, seed=seed)
         play_out(game, [RandomBot(random.Random(seed + s)) for s in range(3)])
         assert game.over
+
+
+def test_defines_product_and_bottom_change_nothing_of_the_game(klats):
+    text = klats.text.replace(
+        "score s = if count(distinct(tops(row of s).colour)) == count(values(colour))\n"
+        "          then sum(tops(row of s).value)\n          else 0",
+        "define all_colours(s) = count(distinct(tops(row of s).colour)) == count(values(colour))\n"
+        "define row_sum(s) = sum(c in tops(row of s): c.value) * product(p in piles(row of s): 1)\n"
+        "define any_full(limit) = some s in seats: count(piles(row of s)) >= limit\n"
+        "score s = if all_colours(s) and count(c in cards(row of s) where c == bottom(draw)) == 0 "
+        "then row_sum(s) else 0")
+    text = text.replace("end round six_piles when some s in seats: count(piles(row of s)) >= max_piles",
+                        "end round six_piles when any_full(max_piles)")
+    assert "define" in text and "any_full(max_piles)" in text
+    rewritten = compile_ruleset(load_text(text, "defines.rules").model, 3)
+    original = compile_ruleset(klats.model, 3)
+    for seed in range(5):
+        games = [Game(c, seed=seed) for c in (original, rewritten)]
+        for game in games:
+            play_out(game, [RandomBot(random.Random(seed * 10 + k)) for k in range(3)])
+        assert games[0].state.totals == games[1].state.totals
