@@ -24,6 +24,7 @@ PLAY_CARD = {**GLOBAL, "self": "seat", "card": "card"}
 PLAY_TARGET = {**PLAY_CARD, "target": "zone", "owner": "seat"}
 TURN_STEP = {**GLOBAL, "self": "seat", "passed": "bool"}
 SETUP = {"players": "int"}  # setup counts are known before play: numbers, params and players
+SETUP_FILTER = {**SETUP, "seats": "list:seat", "card": "card"}  # a setup `where` reads the table as set so far
 
 # The functions of the language: name -> the forms it takes, as the hint shows them.
 FUNCTIONS = {
@@ -503,17 +504,19 @@ class Checker:
                 zone = self._zone(item.parts[0], per_seat=False, piles=False)
                 steps.append(m.Shuffle(zone.name if zone else "", prov))
             elif item.kind in ("deal", "move"):
-                count, source, dest = item.parts
-                count = self._int(count, SETUP)
+                amount, source, dest, where = item.parts
+                count = None if amount is None else self._int(amount, SETUP)
                 if count is not None and not _static(count):
-                    self.sink.error("a setup count reads the table, which is not laid out yet", item.parts[0].span,
+                    self.sink.error("a setup count reads the table, which is not laid out yet", amount.span,
                                     "make it of numbers, params and players, e.g. if players == 2 then 7 else 5")
-                    count = None
+                    continue
+                scope = {**SETUP_FILTER, "self": "seat"} if item.kind == "deal" else SETUP_FILTER
+                keep = None if where is None else self._bool(where, scope)
                 src = self._zone(source, per_seat=False, piles=False)
                 dst = self._zone(dest, per_seat=item.kind == "deal", piles=False)
-                if count is not None and src and dst:
+                if (count is not None or amount is None) and (keep is not None or where is None) and src and dst:
                     make = m.Deal if item.kind == "deal" else m.Transfer
-                    steps.append(make(count, src.name, dst.name, prov))
+                    steps.append(make(count, src.name, dst.name, keep, prov))
         if c and not any(isinstance(step, m.Shuffle) for step in steps):
             self.sink.error("setup never puts the deck anywhere", c.span, "start it with: shuffle deck into ZONE")
         return tuple(steps)
@@ -699,7 +702,7 @@ class Checker:
         size = sum(card.copies for card in deck)
         per_seat = once = 0
         for step in setup:
-            if isinstance(step, (m.Deal, m.Transfer)):
+            if isinstance(step, (m.Deal, m.Transfer)) and step.where is None and step.count is not None:
                 count = self._constant(step.count)
                 if count is None:
                     continue

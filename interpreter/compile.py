@@ -64,7 +64,7 @@ class Compiled:
     face_of: tuple[int, ...]  # card -> face index
     attributes: dict[str, tuple]  # attribute -> value per card, and last the "no card" entry
     zone_index: dict[str, int]
-    setup: tuple[tuple, ...]  # ("shuffle", zone) | ("deal" | "move", count, source, dest)
+    setup: tuple[tuple, ...]  # ("shuffle", zone) | ("deal" | "move", count or None for all, source, dest, where)
     plays: tuple[CPlay, ...]
     turn: tuple[CStep, ...]
     window: CStep | None
@@ -122,13 +122,16 @@ class _Compiler:
 
     def build(self) -> Compiled:
         model = self.model
-        deal_size = sum(self._constant(s.count) for s in model.setup if isinstance(s, m.Deal))
+        deal_size = sum(self._constant(s.count) for s in model.setup
+                        if isinstance(s, m.Deal) and s.count is not None and s.where is None)
         if deal_size * self.players > len(self.face_of):
             raise ConfigError(f"the deck of {len(self.face_of)} cards cannot deal {deal_size} to each of "
                               f"{self.players} players")
         setup = tuple(("shuffle", self.zone_index[s.zone]) if isinstance(s, m.Shuffle)
-                      else ("deal" if isinstance(s, m.Deal) else "move", self._constant(s.count),
-                            self.zone_index[s.source], self.zone_index[s.dest])
+                      else ("deal" if isinstance(s, m.Deal) else "move",
+                            None if s.count is None else self._constant(s.count),
+                            self.zone_index[s.source], self.zone_index[s.dest],
+                            None if s.where is None else self.expr(s.where, {}))
                       for s in model.setup)
         plays = tuple(self._play(i, p) for i, p in enumerate(model.plays))
         by_name = {p.name: p for p in plays}

@@ -391,15 +391,34 @@ class Game:
                 self.rng.shuffle(deck)
                 st.zones[op[1]] = deck
             else:
-                kind, count, source, dest = op
+                kind, count, source, dest, keep = op
+                env[ZONES] = st.zones
                 for seat in order if kind == "deal" else (None,):
-                    pile = st.zones[source]
+                    env[SELF] = seat
                     into = st.zones[dest] if seat is None else st.zones[dest][seat]
-                    for _ in range(min(count, len(pile))):
-                        into.append(pile.pop())
+                    into.extend(self._take(st.zones[source], count, keep))
         env[ZONES] = st.zones
 
+    def _take(self, source: list, count: int | None, keep) -> list:
+        """Up to `count` cards (all, for None) from the top of `source` down, only those for
+        which `keep` holds when it is given; they leave `source` and come back top first."""
+        if keep is None:
+            return [source.pop() for _ in range(len(source) if count is None else min(count, len(source)))]
+        env, taken = self.env, []
+        for i in range(len(source) - 1, -1, -1):
+            if count is not None and len(taken) >= count:
+                break
+            env[CARD] = source[i]
+            if keep(env):
+                taken.append(source.pop(i))
+        return taken
+
     # ---------------------------------------------------------------- positions
+
+    def setup_round(self) -> None:
+        """Lay out the round as its setup does and stop there, before any step runs: for
+        summaries of what a setup deals, and for tests."""
+        self._start_round()
 
     def set_position(self, zones: dict, *, active: int = 0, round: int = 0, totals: list[int] | None = None,
                      rest: str | None = None) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import model as m
 from .compile import ConfigError, compile_ruleset
+from .engine import Game
 from .unparse import unparse
 
 FORMAT = "cardrules-ruleset/1"
@@ -115,8 +116,9 @@ def _attribute(a: m.Attribute) -> dict:
 def _setup_step(step) -> dict:
     if isinstance(step, m.Shuffle):
         return {"step": "shuffle", "zone": step.zone, "provenance": _provenance(step.provenance)}
-    return {"step": SETUP_STEPS[type(step)], "count": expression(step.count),
-            "from": step.source, "to": step.dest, "provenance": _provenance(step.provenance)}
+    return {"step": SETUP_STEPS[type(step)], "count": None if step.count is None else expression(step.count),
+            "from": step.source, "to": step.dest, "where": expression(step.where),
+            "provenance": _provenance(step.provenance)}
 
 
 def _condition(c: m.Condition | None) -> dict | None:
@@ -190,30 +192,22 @@ def _stock(model: m.Ruleset) -> str:
 
 
 def _deal(model: m.Ruleset, players: int) -> dict:
-    """How setup leaves the cards for this many players, params at their defaults, following
-    the engine: a shuffle fills its zone with the deck, a deal gives each seat in turn up to
-    its count, a move takes up to its count from the top; none takes more than there is.
-    `per_seat` is the fewest cards a seat receives; `shared` the cards in each shared zone;
-    `problem` instead says why this many players cannot be set up."""
+    """How setup leaves the cards for this many players, params at their defaults: the engine
+    lays a round out, and the zones are counted. `per_seat` is the fewest cards a seat
+    receives; `shared` the cards in each shared zone; `problem` instead says why this many
+    players cannot be set up."""
     try:
-        steps = compile_ruleset(model, players).setup  # the counts, evaluated as the engine does
+        game = Game(compile_ruleset(model, players), seed=0, deal=False)
     except ConfigError as e:
         return {"players": players, "problem": str(e)}
-    shared = {z.name: 0 for z in model.zones if not z.per_seat}
-    seats = [0] * players
-    names = [z.name for z in model.zones]
-    for step in steps:
-        if step[0] == "shuffle":
-            shared[names[step[1]]] = model.deck_size
-            continue
-        kind, count, source, dest = step
-        for seat in range(players) if kind == "deal" else (None,):
-            moved = max(0, min(count, shared[names[source]]))
-            shared[names[source]] -= moved
-            if seat is None:
-                shared[names[dest]] += moved
-            else:
-                seats[seat] += moved
+    game.setup_round()  # the engine lays the table out: a count or a `where` means what it does in play
+    shared, seats = {}, [0] * players
+    for zone, content in zip(model.zones, game.state.zones):
+        if zone.per_seat:
+            for seat, cards in enumerate(content):
+                seats[seat] += sum(len(p) for p in cards) if zone.piles else len(cards)
+        else:
+            shared[zone.name] = sum(len(p) for p in content) if zone.piles else len(content)
     return {"players": players, "per_seat": min(seats), "dealt": sum(seats),
             "stock": shared[_stock(model)], "shared": shared}
 

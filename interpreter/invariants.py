@@ -37,7 +37,8 @@ def check(game: Game, action: int | None = None) -> list[str]:
     when all hold. `action` is the number of actions taken so far (0: just dealt); it defaults
     to the plays of the match, which misses the passes made in response windows."""
     n = game.state.plays if action is None else action
-    found = [*_cards(game), *_hidden(game), *_moves(game)]
+    cards, sound = _cards(game)
+    found = [*cards, *(_hidden(game) if sound else ()), *_moves(game)]
     return [f"{label}, after action {n}: {detail}" for label, detail in found]
 
 
@@ -107,13 +108,14 @@ class Checker:
 # ------------------------------------------------------------------ the cards
 
 
-def _cards(game: Game) -> list[tuple[str, str]]:
-    """Each card id once, and as many as the deck has. The common case, all is well, is one
-    flat list and two sets; the places are named only when something is wrong."""
+def _cards(game: Game) -> tuple[list[tuple[str, str]], bool]:
+    """Each card id once, and as many as the deck has; and whether every entry of the zones is
+    a card id at all (the views cannot be judged otherwise). The common case, all is well, is
+    one flat list and two sets; the places are named only when something is wrong."""
     size = game.c.deck_size
     flat = [card for *_, cards in _stacks(game) for card in cards]
     if len(flat) == size and set(flat) == set(range(size)) and set(map(type, flat)) == {int}:
-        return []
+        return [], True
     seen: dict[int, str] = {}
     out = []
     for zone, owner, pile, cards in _stacks(game):
@@ -131,7 +133,7 @@ def _cards(game: Game) -> list[tuple[str, str]]:
         out.append((ONE_PLACE, f"{len(missing)} of the deck's cards lie in no zone: {listed}"))
     if len(flat) != size:
         out.append((CONSERVED, f"the zones hold {len(flat)} cards, the deck has {size}"))
-    return out
+    return out, all(type(card) is int and 0 <= card < size for card in flat)
 
 
 def _stacks(game: Game):

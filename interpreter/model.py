@@ -192,9 +192,12 @@ class Shuffle:
 
 @dataclass(frozen=True)
 class Deal:
-    count: object
+    """`deal N from A to B [where C]`: each seat, from the starter on, gets N cards."""
+
+    count: object | None  # None: all
     source: str
     dest: str
+    where: object | None  # only cards for which this holds are taken, from the top down
     provenance: Provenance
 
 
@@ -202,9 +205,10 @@ class Deal:
 class Transfer:
     """Setup's `move N from A to B`: cards from the top of one shared zone to another."""
 
-    count: object
+    count: object | None  # None: all
     source: str
     dest: str
+    where: object | None
     provenance: Provenance
 
 

@@ -292,11 +292,14 @@ class _ToAst(Transformer):
     def shuffle_deck(self, meta, c):  # (zone)
         return _clause("shuffle", meta, [_ident(c[0])], c[1])
 
-    def deal(self, meta, c):  # (count, from, to)
-        return _clause("deal", meta, [c[0], _ident(c[1]), _ident(c[2])], c[3])
+    def deal(self, meta, c):  # (count or None for all, from, to, filter or None)
+        return _clause("deal", meta, [c[0], _ident(c[1]), _ident(c[2]), c[3]], c[4])
 
-    def move(self, meta, c):  # (count, from, to)
-        return _clause("move", meta, [c[0], _ident(c[1]), _ident(c[2])], c[3])
+    def all_cards(self, meta, c):
+        return None
+
+    def move(self, meta, c):  # (count or None for all, from, to, filter or None)
+        return _clause("move", meta, [c[0], _ident(c[1]), _ident(c[2]), c[3]], c[4])
 
     def play(self, meta, c):  # (name), items
         return _clause("play", meta, [_ident(c[0])], c[-1], c[1:-1])

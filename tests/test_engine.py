@@ -336,3 +336,21 @@ def test_defines_product_and_bottom_change_nothing_of_the_game(klats):
         for game in games:
             play_out(game, [RandomBot(random.Random(seed * 10 + k)) for k in range(3)])
         assert games[0].state.totals == games[1].state.totals
+
+
+def test_setup_deals_and_moves_only_the_cards_its_where_keeps():
+    text = QUICK.replace("zone table shared public", "zone table shared public\nzone box shared hidden").replace(
+        "setup { shuffle deck into stock  deal 3 from stock to hand }",
+        "setup { shuffle deck into stock\n"
+        "        deal 1 from stock to hand where card.type == jump\n"
+        "        move all from stock to box where card.type == flip or card.n > 4\n"
+        "        deal 2 from stock to hand }")
+    compiled = compile_ruleset(load_text(text, "where.rules").model, 2)
+    for seed in range(10):
+        game = Game(compiled, seed=seed, deal=True)
+        st, zi = game.state, compiled.zone_index
+        faces = lambda cards: [compiled.faces[compiled.face_of[c]] for c in cards]
+        assert sorted(faces(st.zones[zi["box"]])) == ["flip", "flip", "n5", "n5"]
+        hands = [faces(h) for h in st.zones[zi["hand"]]]
+        # each seat got its jump first, then two cards that are neither flips nor n5
+        assert all(hand[0] == "jump" and not {"flip", "n5"} & set(hand[1:]) for hand in hands)
