@@ -60,8 +60,9 @@ def redact(
     output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="OUT",
                                                    help="Write to this file; default: stdout.")] = None,
 ) -> None:
-    """Write what seat N saw of a logged match: every move, the seat's view after it, the result;
-    no seed, and no face of a card the seat did not see."""
+    """Write what seat N saw of a logged match, as JSON: each move, the seat's view after it, the
+    result. No seed, no face of a card hidden from the seat; a card moved between two zones both
+    hidden from it reads "?"."""
     if output is not None:
         writable_or_exit(output, "--output")
     log = read_or_exit(log_file, game)

@@ -292,18 +292,21 @@ def _write_log(path: Path, file: str, compiled: Compiled, seed: int, kinds: list
 
 
 def replay(
-    log_file: Annotated[str, typer.Argument(metavar="LOG", help="A game log written by `cardrules play --log`.",
+    log_file: Annotated[str, typer.Argument(metavar="LOG", help="A game log written by `cardrules play --log`, "
+                                            "or a file of them from `cardrules selfplay --log`.",
                                             show_default=False)],
+    game: Annotated[int, typer.Option("--game", "-g", metavar="K",
+                                      help="Which log of a file of many (selfplay --log), from 1.")] = 1,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every move.")] = False,
 ) -> None:
     """Play a game log again and check that it gives the result it records."""
     try:
-        log = gamelog.read(log_file)
+        log = gamelog.read(log_file, game)
+    except gamelog.NoSuchGame as e:
+        raise fail(str(e), "count the lines of the file: one match a line", EXIT_USAGE) from None
     except gamelog.LogError as e:
         raise fail(str(e), "a game log is the JSON file `cardrules play --log FILE` writes") from None
-    given = Path(log.ruleset)
-    beside = Path(log_file).parent / given
-    path = str(beside) if not given.is_absolute() and beside.is_file() else log.ruleset
+    path = gamelog.ruleset_path(log, log_file)
     if not resolve(path).is_file():
         raise fail(f"{log_file}: its ruleset '{log.ruleset}' is found neither beside the log nor from here",
                    "run replay from the folder the game was played in, or edit the log's \"ruleset\"")

@@ -64,8 +64,8 @@ def near(word: str, choices) -> str:
     return f"did you mean '{close[0]}'?" if close else ""
 
 
-_ITEM_WORDS = {"card": "card from", "to": "to", "new_pile": "new pile", "onto_pile": "onto pile"}
-_EFFECTS = ("merge", "reverse", "next_turn")  # a play's `then` items: any number, run in order
+_ITEM_WORDS = {"card": "card from", "to": "to", "new_pile": "new pile", "onto_pile": "onto pile", "choose": "choose"}
+_EFFECTS = ("merge", "reverse", "next_turn", "move_cards", "move_pile")  # a play's `then` items, run in order
 
 
 def _in_expressions(space: str) -> bool:
@@ -523,12 +523,13 @@ class Checker:
 
     def _play(self, c: s.Clause) -> m.Play | None:
         name = c.parts[0].text
-        card = to = new_pile = onto = None
+        card = to = new_pile = onto = choose = None
         effects = []
         target, pile_scope = PLAY_TARGET, {**PLAY_TARGET, "pile": "pile"}
         seen: dict[str, s.Clause] = {}
-        # where the card goes decides what `target` is, wherever the `to` item stands
-        for item in sorted(c.items, key=lambda i: i.kind != "to"):
+        # where the card goes decides what `target` is, and a chosen target is named for the
+        # effects, wherever the `to` and `choose` items stand
+        for item in sorted(c.items, key=lambda i: {"to": 0, "choose": 1}.get(i.kind, 2)):
             prov = _provenance(item.provs, item.span)
             if item.kind in seen:
                 self.sink.error(f"a second '{_ITEM_WORDS[item.kind]}' in play '{name}'", item.span,
@@ -569,6 +570,26 @@ class Checker:
                 cond = self._bool(where, {**pile_scope, var.text: "pile"}) if where is not None else None
                 if coll_t is not None:
                     effects.append(m.Merge(var.text, coll_t, cond, prov))
+            elif item.kind == "choose":
+                choose = self._choose(name, item, to, PLAY_CARD)
+                if choose is not None:
+                    chosen = {choose.name: choose.kind}
+                    target, pile_scope = {**target, **chosen}, {**pile_scope, **chosen}
+            elif item.kind == "move_cards":
+                effect = self._move_cards(item, pile_scope if to and to[0] and to[0].piles else target, prov)
+                if effect is not None:
+                    effects.append(effect)
+            elif item.kind == "move_pile":
+                scope = pile_scope if to and to[0] and to[0].piles else target
+                pile, dest = self._expr(item.parts[0], scope), self._expr(item.parts[1], scope)
+                if pile is not None and pile.type != "pile":
+                    self.sink.error(f"'move pile' moves a pile, not {_show(pile.type)}", item.parts[0].span,
+                                    "name a pile: e.g. one chosen with `choose pile NAME of ZONE of any other seat`")
+                elif dest is not None and dest.type != "zone:piles":
+                    self.sink.error(f"a pile goes to a zone of piles, not {_show(dest.type)}", item.parts[1].span,
+                                    "e.g. move pile loot to row of self")
+                elif pile is not None and dest is not None:
+                    effects.append(m.MovePile(pile, dest, prov))
             elif item.kind == "reverse":
                 effects.append(m.Reverse(prov))
             elif item.kind == "next_turn":
@@ -592,8 +613,52 @@ class Checker:
                                 "declare it with `piles`, or drop `new pile` and `onto pile`")
         if card is None or to is None or to[0] is None:
             return None
-        return m.Play(name, card[0], card[1], card[2], to[0].name, to[1], to[2], new_pile, onto, tuple(effects),
+        return m.Play(name, card[0], card[1], card[2], to[0].name, to[1], to[2], new_pile, onto, choose,
+                      tuple(effects),
                       _provenance(c.provs, c.span))
+
+    def _choose(self, play: str, item: s.Clause, to, scope) -> m.Choose | None:
+        kind, ident, zone_ident, seats, where = item.parts
+        if to is not None and to[0] is not None and (to[0].per_seat or to[0].piles):
+            self.sink.error(f"play '{play}' chooses a {kind} but puts its card in a seat's zone or a zone of piles",
+                            item.span, "a play that chooses a target puts its card in a shared zone of cards, "
+                            "e.g. to discard: the move's @SEAT names the chosen target")
+            return None
+        if ident.text in CONTEXT_NAMES or ident.text in self.names.zones or ident.text in self.names.params:
+            self.sink.error(f"'{ident.text}' already names something here", ident.span, "choose another name")
+            return None
+        zone = None
+        if kind == "pile":
+            z = self._zone(zone_ident, per_seat=True, piles=True)
+            if z is None:
+                return None
+            zone = z.name
+        keep = self._bool(where, {**scope, ident.text: kind}) if where is not None else None
+        if where is not None and keep is None:
+            return None
+        return m.Choose(kind, ident.text, zone, "other" if seats == "other_seat" else "any" if seats == "any_seat"
+                        else "self", keep, _provenance(item.provs, item.span))
+
+    def _move_cards(self, item: s.Clause, scope, prov) -> m.MoveCards | None:
+        amount, random, var, source, dest, where = item.parts
+        count = None if amount is None else self._int(amount, scope)
+        src, dst = self._expr(source, scope), self._expr(dest, scope)
+        if src is not None and src.type not in ("zone", "pile"):
+            self.sink.error(f"cards are moved from a zone of cards or a pile, not {_show(src.type)}", source.span,
+                            "e.g. move 1 from hand of chosen to hand of self")
+            return None
+        if dst is not None and dst.type not in ("zone", "zone:piles"):
+            self.sink.error(f"cards are moved to a zone, not {_show(dst.type)}", dest.span,
+                            "e.g. to discard, or to row of self (each card a new pile there)")
+            return None
+        if where is not None and var is None:
+            self.sink.error("a where-condition here needs a name for the card it tests", item.span,
+                            "name it after the count: move 2 x from hand of chosen to row of self where x.colour == ...")
+            return None
+        keep = self._bool(where, {**scope, var.text: "card"}) if where is not None else None
+        if None in (src, dst) or (amount is not None and count is None) or (where is not None and keep is None):
+            return None
+        return m.MoveCards(count, random, var.text if var else None, src, dst, keep, prov)
 
     def _turn(self, c: s.Clause | None):
         steps = []

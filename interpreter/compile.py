@@ -16,8 +16,8 @@ from . import model as m
 Fn = Callable[[list], object]
 
 # env slots: the state's zones, then the context names; bound variables follow.
-ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES, STATE = range(11)
-FREE = STATE + 1  # the first slot for a bound variable
+ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES, STATE, CHOSEN, RNG = range(13)
+FREE = RNG + 1  # the first slot for a bound variable
 FIXED_SLOTS = {"self": SELF, "card": CARD, "target": TARGET, "pile": PILE, "owner": OWNER,
                "round": ROUND, "totals": TOTALS, "passed": PASSED, "passes": PASSES}
 _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -39,6 +39,7 @@ class CPlay:
     dest_seats: str  # "" for a shared zone
     new_pile: Fn | None  # None: the play allows no new pile
     onto_pile: Fn | None  # None: the play allows no stacking
+    choose: tuple | None  # ("seat" | "pile", zone of piles or -1, seats, where or None)
     effects: tuple[Fn, ...]
     model: m.Play
 
@@ -160,12 +161,15 @@ class _Compiler:
         return int(self.expr(e, {})([None] * ENV_SIZE))
 
     def _play(self, index: int, p: m.Play) -> CPlay:
-        effects = tuple(self._effect(e) for e in p.effects)
+        chosen = {p.choose.name: CHOSEN} if p.choose else {}
+        effects = tuple(self._effect(e, chosen) for e in p.effects)
+        choose = p.choose and (p.choose.kind, self.zone_index[p.choose.zone] if p.choose.zone else -1, p.choose.seats,
+                               None if p.choose.where is None else self.expr(p.choose.where, chosen))
         return CPlay(
             index, p.name, self.zone_index[p.card_zone],
             self.expr(p.card_filter, {}) if p.card_filter is not None else None,
             self.zone_index[p.dest_zone], p.dest_seats,
-            self._condition(p.new_pile), self._condition(p.onto_pile), effects, p)
+            self._condition(p.new_pile), self._condition(p.onto_pile), choose, effects, p)
 
     def _condition(self, c: m.Condition | None) -> Fn | None:
         if c is None:
@@ -174,18 +178,57 @@ class _Compiler:
             return lambda env: True
         return self.expr(c.expr, {})
 
-    def _effect(self, e) -> Fn:
+    def _effect(self, e, chosen: dict[str, int]) -> Fn:
         if isinstance(e, m.Merge):
             return self._merge(e)
+        if isinstance(e, m.MoveCards):
+            return self._move_cards(e, chosen)
+        if isinstance(e, m.MovePile):
+            pile, dest = self.expr(e.pile, chosen), self.expr(e.dest, chosen)
+            piles = self._pile_zones()
+
+            def move_pile(env):
+                moving = pile(env)
+                _remove_pile(env[ZONES], piles, moving)
+                dest(env).append(moving)
+            return move_pile
         if isinstance(e, m.Reverse):
             def reverse(env):
                 env[STATE].direction *= -1
             return reverse
-        seat = self.expr(e.seat, {})
+        seat = self.expr(e.seat, chosen)
 
         def next_turn(env):
             env[STATE].next_turns.append(seat(env))
         return next_turn
+
+    def _pile_zones(self) -> list[tuple[int, bool]]:
+        return [(i, z.per_seat) for i, z in enumerate(self.model.zones) if z.piles]
+
+    def _move_cards(self, e: m.MoveCards, chosen: dict[str, int]) -> Fn:
+        """Up to `count` cards from the top of a zone or a pile down (or at random), those that
+        `where` keeps; into a zone of piles each card starts a pile. A pile left empty is taken
+        away, so that every pile always has a card."""
+        count = None if e.count is None else self.expr(e.count, chosen)
+        source, dest = self.expr(e.source, chosen), self.expr(e.dest, chosen)
+        keep = None if e.where is None else self.expr(e.where, {**chosen, e.var: FREE})
+        into_piles, from_pile, random = e.dest.type == "zone:piles", e.source.type == "pile", e.random
+        piles = self._pile_zones()
+
+        def move_cards(env):
+            src, dst = source(env), dest(env)
+            wanted = len(src) if count is None else count(env)
+            fits = [i for i in range(len(src) - 1, -1, -1) if keep is None or _keeps(env, keep, src[i])]
+            if random:
+                fits = env[RNG].sample(fits, min(wanted, len(fits)))
+            taken = fits[:max(wanted, 0)]
+            cards = [src[i] for i in taken]
+            for i in sorted(taken, reverse=True):
+                del src[i]
+            dst.extend([[c] for c in cards] if into_piles else cards)
+            if from_pile and not src:
+                _remove_pile(env[ZONES], piles, src)
+        return move_cards
 
     def _merge(self, e: m.Merge) -> Fn:
         """Every other pile of the collection that meets the condition goes under the pile that
@@ -445,3 +488,18 @@ class _Compiler:
             case "%":
                 return lambda env: (a(env) % y) if (y := b(env)) else 0
         raise TypeError(f"no operator {op}")
+
+
+def _keeps(env: list, keep: Fn, card: int) -> bool:
+    env[FREE] = card
+    return keep(env)
+
+
+def _remove_pile(zones: list, pile_zones: list[tuple[int, bool]], pile: list) -> None:
+    """Take `pile` (that very list) out of whichever zone of piles holds it."""
+    for index, per_seat in pile_zones:
+        for zone in zones[index] if per_seat else (zones[index],):
+            for i, p in enumerate(zone):
+                if p is pile:
+                    del zone[i]
+                    return

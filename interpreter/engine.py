@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .compile import (CARD, ENV_SIZE, OWNER, PASSED, PASSES, PILE, ROUND, SELF, STATE, TARGET, TOTALS, ZONES,
-                      Compiled, CStep)
+from .compile import (CARD, CHOSEN, ENV_SIZE, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE, TARGET, TOTALS,
+                      ZONES, Compiled, CStep)
 from .notation import IllegalMoveError, Move, MoveError, parse_move
 from .unparse import unparse
 
@@ -87,7 +87,7 @@ class Game:
         self.rng = random.Random(seed)
         self.env: list = [None] * ENV_SIZE
         self.state = State(self._empty_zones(), [0] * self.n)
-        self.env[STATE] = self.state
+        self.env[STATE], self.env[RNG] = self.state, self.rng
         self._actions: list[tuple] = []
         others = [tuple(s for s in range(self.n) if s != seat) for seat in range(self.n)]
         self._dest = {"any": [tuple(range(self.n))] * self.n, "other": others,
@@ -213,7 +213,11 @@ class Game:
         else:
             raise IllegalMoveError(f"seat {seat} holds no {self.c.faces[face]}")
         zone = st.zones[play.dest_zone]
-        if target_seat >= 0:
+        if play.choose is not None:  # the card goes to a shared zone; @SEAT[/PILE] named the target
+            kind, piles_zone, _, _ = play.choose
+            env[CHOSEN] = target_seat if kind == "seat" else st.zones[piles_zone][target_seat][pile_index]
+            target_seat = pile_index = -1
+        elif target_seat >= 0:
             zone = zone[target_seat]
         env[SELF], env[CARD], env[TARGET], env[OWNER] = seat, card, zone, target_seat
         if play.new_pile is None and play.onto_pile is None:
@@ -337,6 +341,10 @@ class Game:
                 env[CARD] = card
                 if keep is not None and not keep(env):
                     continue
+                if play.choose is not None:
+                    env[TARGET] = dest
+                    self._chosen_targets(play, face, seat, add)
+                    continue
                 for t, zone in targets:
                     env[TARGET], env[OWNER] = zone, t
                     if plain or (new is not None and new(env)):
@@ -347,6 +355,21 @@ class Game:
                             if onto(env):
                                 add((play, face, t, i))
         return out
+
+    def _chosen_targets(self, play, face: int, seat: int, add) -> None:
+        """The actions of a play that names a seat or a pile besides its card."""
+        env, zones = self.env, self.state.zones
+        kind, piles_zone, seats, keep = play.choose
+        for t in self._dest[seats][seat]:
+            if kind == "seat":
+                env[CHOSEN] = t
+                if keep is None or keep(env):
+                    add((play, face, t, -1))
+                continue
+            for i, pile in enumerate(zones[piles_zone][t]):
+                env[CHOSEN] = pile
+                if keep is None or keep(env):
+                    add((play, face, t, i))
 
     def _round_end(self) -> str | None:
         env = self.env
@@ -504,6 +527,8 @@ class Game:
         env[SELF], env[CARD] = seat, card
         if play.card_filter is not None and not play.card_filter(env):
             return self._because(f"{self.c.faces[face]} may not be played", model.card_filter, model.card_provenance)
+        if play.choose is not None:
+            return self._why_not_chosen(play, move, seat)
         if not model.dest_seats:
             if move.seat is not None:
                 return f"'{play.name}' goes to the shared {model.dest_zone}: leave out @{move.seat}"
@@ -532,6 +557,24 @@ class Game:
             return f"{where} has {len(zone)} piles" + (f", numbered 0 to {len(zone) - 1}" if zone else "")
         return self._because(f"{self.c.faces[face]} may not go onto pile {move.pile}", model.onto_pile.expr,
                              model.onto_pile.provenance)
+
+    def _why_not_chosen(self, play, move: Move, seat: int) -> str:
+        choose = play.model.choose
+        kind, piles_zone, seats, _ = play.choose
+        example = "@1" if kind == "seat" else "@1/0"
+        if move.seat is None or (kind == "seat") != (move.pile is None):
+            return f"'{play.name}' names a {kind} it chooses: write e.g. {example}"
+        if not 0 <= move.seat < self.n:
+            return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
+        if move.seat not in self._dest[seats][seat]:
+            return self._because(f"'{play.name}' may not choose seat {move.seat}",
+                                 f"choose {kind} {choose.name} of {seats} seat", choose.provenance)
+        if kind == "pile":
+            zone = self.state.zones[piles_zone][move.seat]
+            if not 0 <= move.pile < len(zone):
+                return f"seat {move.seat}'s {choose.zone} has {len(zone)} piles" + (
+                    f", numbered 0 to {len(zone) - 1}" if zone else "")
+        return self._because(f"'{play.name}' may not choose that {kind}", choose.where, choose.provenance)
 
     @staticmethod
     def _because(what: str, condition, provenance) -> str:

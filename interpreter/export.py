@@ -132,6 +132,9 @@ def _play(p: m.Play) -> dict:
         "to": {"zone": p.dest_zone, "seats": p.dest_seats or None, "provenance": _provenance(p.dest_provenance)},
         "new_pile": _condition(p.new_pile),
         "onto_pile": _condition(p.onto_pile),
+        "choose": None if p.choose is None else {
+            "kind": p.choose.kind, "name": p.choose.name, "zone": p.choose.zone, "seats": p.choose.seats,
+            "where": expression(p.choose.where), "provenance": _provenance(p.choose.provenance)},
         "effects": [_effect(e) for e in p.effects],
         "provenance": _provenance(p.provenance),
     }
@@ -143,6 +146,13 @@ def _effect(e) -> dict:
                 "provenance": _provenance(e.provenance)}
     if isinstance(e, m.Reverse):
         return {"effect": "reverse", "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.MoveCards):
+        return {"effect": "move_cards", "count": None if e.count is None else expression(e.count), "random": e.random,
+                "var": e.var, "from": expression(e.source), "to": expression(e.dest), "where": expression(e.where),
+                "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.MovePile):
+        return {"effect": "move_pile", "pile": expression(e.pile), "to": expression(e.dest),
+                "provenance": _provenance(e.provenance)}
     return {"effect": "next_turn", "to": expression(e.seat), "provenance": _provenance(e.provenance)}
 
 
@@ -234,7 +244,8 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     block("setup", None, [(SETUP_STEPS[type(s)], s.provenance) for s in model.setup])
     for p in model.plays:
         items = [("card", p.card_provenance), ("to", p.dest_provenance)]
-        items += [(label, c.provenance) for label, c in (("new pile", p.new_pile), ("onto pile", p.onto_pile)) if c]
+        items += [(label, c.provenance) for label, c in (("new pile", p.new_pile), ("onto pile", p.onto_pile),
+                                                         ("choose", p.choose)) if c]
         items += [(_effect(e)["effect"], e.provenance) for e in p.effects]
         block(f"play {p.name}", p.provenance, items)
     block("turn", None, [("play" if isinstance(s, m.PlayStep) else "draw", s.provenance) for s in model.turn])

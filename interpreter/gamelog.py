@@ -92,6 +92,7 @@ def result_of(game: Game) -> LogResult | None:
 
 
 def result_record(result: LogResult | None) -> dict | None:
+    """A result as the logs write it."""
     return None if result is None else {
         "totals": list(result.totals), "winners": list(result.winners), "rounds": result.rounds}
 

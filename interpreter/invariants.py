@@ -236,13 +236,12 @@ def _strings(x) -> list[str]:
     out, todo = [], [x]
     while todo:
         x = todo.pop()
-        if type(x) is int:
-            continue
-        if isinstance(x, str):
+        kind = type(x)
+        if kind is str:
             out.append(x)
-        elif isinstance(x, dict):
+        elif kind is dict:
             todo += x.values()
-        elif isinstance(x, (list, tuple)):
+        elif kind is list or kind is tuple:
             todo += x
     return out
 

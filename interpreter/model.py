@@ -261,6 +261,43 @@ class NextTurn:
 
 
 @dataclass(frozen=True)
+class MoveCards:
+    """`move N [at random] [x] from SOURCE to DEST [where C]`: up to N cards (all, for None) of
+    a zone of cards or a pile, from the top down (or at random), those for which C holds with
+    `x` bound to the card; into a zone of piles each starts a new pile."""
+
+    count: object | None
+    random: bool
+    var: str | None
+    source: object
+    dest: object
+    where: object | None
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class MovePile:
+    """`move pile P to DEST`: the pile, with all that lies on it, to the end of a zone of piles."""
+
+    pile: object
+    dest: object
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Choose:
+    """A target the move names besides the card: a seat, or a pile of a seat's zone. The move's
+    @SEAT (or @SEAT/PILE) names it; the play's effects read it by `name`."""
+
+    kind: str  # "seat" or "pile"
+    name: str
+    zone: str | None  # the zone of piles, for a pile
+    seats: str  # "any" or "other"
+    where: object | None
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
 class Window:
     """A response window: after every completed step of a turn, each seat in turn order from
     the one whose turn it is may make one of `plays` or pass; a full round of passes closes it."""
@@ -281,7 +318,8 @@ class Play:
     dest_provenance: Provenance
     new_pile: Condition | None
     onto_pile: Condition | None
-    effects: tuple[Merge | Reverse | NextTurn, ...]
+    choose: Choose | None
+    effects: tuple[Merge | Reverse | NextTurn | MoveCards | MovePile, ...]
     provenance: Provenance
 
 

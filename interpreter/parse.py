@@ -316,6 +316,19 @@ class _ToAst(Transformer):
     def play_onto_pile(self, meta, c):  # (condition or None)
         return _clause("onto_pile", meta, [c[0]], c[1])
 
+    def play_choose_seat(self, meta, c):  # (name, seats, filter or None)
+        return _clause("choose", meta, ["seat", _ident(c[0]), None, c[1].data, c[2]], c[3])
+
+    def play_choose_pile(self, meta, c):  # (name, zone, seats, filter or None)
+        return _clause("choose", meta, ["pile", _ident(c[0]), _ident(c[1]), c[2].data, c[3]], c[4])
+
+    def move_cards(self, meta, c):  # (count or None for all, at random, binder or None, from, to, filter or None)
+        binder = _ident(c[2]) if c[2] is not None else None
+        return _clause("move_cards", meta, [c[0], c[1] is not None, binder, c[3], c[4], c[5]], None)
+
+    def move_pile(self, meta, c):  # (pile, to)
+        return _clause("move_pile", meta, [c[0], c[1]], None)
+
     def play_then(self, meta, c):  # (effect)
         effect = c[0]
         return s.Clause(effect.kind, effect.parts, _provs(c[1]), _span(meta))

@@ -65,8 +65,8 @@ def redact(log: GameLog, compiled: Compiled, seat: int) -> SeatLog:
     def after(number: int, mover: int, text: str, game: Game) -> None:
         nonlocal open_plays
         move = parse_move(text, open_plays)
-        play = plays.get(move.play)
-        if move.card and play is not None:
+        if move.card:  # not a pass
+            play = plays[move.play]
             source, dest = zones[play.card_zone], zones[play.dest_zone]
             if not sees(source, mover, seat) and not sees(dest, move.seat if dest.per_seat else None, seat):
                 move = move._replace(card=UNSEEN)

@@ -354,3 +354,92 @@ def test_setup_deals_and_moves_only_the_cards_its_where_keeps():
         hands = [faces(h) for h in st.zones[zi["hand"]]]
         # each seat got its jump first, then two cards that are neither flips nor n5
         assert all(hand[0] == "jump" and not {"flip", "n5"} & set(hand[1:]) for hand in hands)
+
+
+RAID = """
+game "Raid" { }
+players 2..3
+attribute type { gem, grab, heist, trade, mask }
+attribute n in 1..4
+card gem { type = gem  n each  copies 3  face "g{n}" }
+card grab { type = grab  copies 3  face "grab" }
+card heist { type = heist  copies 3  face "heist" }
+card trade { type = trade  copies 3  face "trade" }
+card mask { type = mask  copies 4  face "mask" }
+zone stock shared hidden
+zone discard shared public
+zone hand per seat owner
+zone vault per seat public piles
+setup { shuffle deck into stock  deal 3 from stock to hand }
+play store { card from hand where card.type == gem  to vault of self  new pile  onto pile when top(pile).type == mask }
+play masked { card from hand where card.type == mask  to vault of self  onto pile }
+play grab {
+    card from hand where card.type == grab
+    to discard
+    choose seat victim of any other seat where count(hand of victim) > 0
+    then move 1 at random from hand of victim to hand of self
+}
+play heist {
+    card from hand where card.type == heist
+    to discard
+    choose pile loot of vault of any other seat where count(c in cards(loot) where c.type == mask) > 0
+    then move pile loot to vault of self
+    then move all c from loot to discard where c.type == mask
+}
+play trade {
+    card from hand where card.type == trade
+    to discard
+    choose seat partner of any other seat
+    then move 2 x from hand of partner to vault of self where x.type == gem and x.n >= 3
+    then move 1 y from discard to hand of self where y != card
+}
+turn { draw 1 from stock to hand  play one of store, masked, grab, heist, trade or pass }
+end round out when count(stock) == 0
+score s = sum(p in piles(vault of s): sum(c in cards(p): c.n))
+match { until round >= 1 }
+"""
+
+
+@pytest.fixture(scope="module")
+def raid3():
+    return compile_ruleset(load_text(RAID, "raid.rules").model, 3)
+
+
+def test_a_chosen_seat_gives_a_random_card(raid3):
+    game = position(raid3, {"hand": {0: ["grab"], 1: ["g1", "g2"], 2: []}, "stock": ["mask", "mask", "g3"]})
+    assert sorted(str(m) for m in game.legal_moves(0) if m.play == "grab") == ["grab grab @1"]  # seat 2 holds nothing
+    with pytest.raises(IllegalMoveError, match="may not choose that seat"):
+        game.apply("grab grab @2")
+    game.apply("grab grab @1")
+    hands = game.view(0)["zones"]["hand"]
+    # seat 0 kept g3 and took one of seat 1's two gems; seat 1, to move now, drew a mask
+    assert sorted(hands[0]) in (["g1", "g3"], ["g2", "g3"]) and hands[1] == {"count": 2}
+    assert game.view(0)["zones"]["discard"] == ["grab"]
+
+
+def test_a_chosen_pile_moves_with_all_that_lies_on_it_and_sheds_a_card(raid3):
+    game = position(raid3, {"hand": {0: ["heist"]}, "vault": {1: [["g1"], ["g4", "mask", "g2"]]},
+                            "stock": ["mask", "mask", "g3"]})
+    assert [str(m) for m in game.legal_moves(0) if m.play == "heist"] == ["heist heist @1/1"]
+    game.apply("heist heist @1/1")
+    vault = game.view(0)["zones"]["vault"]
+    assert vault[1] == [["g1"]] and vault[0] == [["g4", "g2"]]
+    assert game.view(0)["zones"]["discard"] == ["heist", "mask"]
+
+
+def test_an_ask_is_answered_from_the_hand_as_it_is_and_the_played_card_stays(raid3):
+    game = position(raid3, {"hand": {0: ["trade"], 1: ["g4", "g1", "g3", "g4"]}, "discard": ["mask"],
+                            "stock": ["mask", "mask", "g2"]})
+    game.apply("trade trade @1")
+    view = game.view(1)
+    assert view["zones"]["vault"][0] == [["g4"], ["g3"]]  # the top two that fit, top first
+    assert view["zones"]["hand"][1] == ["g4", "g1", "mask"]  # and seat 1, next, drew a mask
+    assert game.view(0)["zones"]["hand"][0] == ["g2", "mask"]  # the card under the trade
+    assert view["zones"]["discard"] == ["trade"]
+
+
+def test_bots_play_raid_to_the_end_and_keep_every_card(raid3):
+    for seed in range(30):
+        game = Game(raid3, seed=seed)
+        play_out(game, [RandomBot(random.Random(seed + s)) for s in range(3)])
+        assert game.over

@@ -301,3 +301,16 @@ def test_summary_evaluates_counts_per_player_count_and_says_which_cannot_be_set_
     assert [d["players"] for d in deals[1:]] == [3, 4]
     assert "cannot deal 6 to each of 3 players" in deals[1]["problem"]
     assert set(deals[2]) == {"players", "problem"}
+
+
+def test_windows_turn_order_choices_and_moves_export_valid_json(validator):
+    from .test_engine import QUICK, RAID
+
+    quick = as_json(export(load_text(QUICK, "quick.rules").model))
+    raid = as_json(export(load_text(RAID, "raid.rules").model))
+    assert errors(validator, quick) == [] and errors(validator, raid) == []
+    assert quick["window"]["plays"] == ["jump", "flip"]
+    assert [e["effect"] for p in quick["plays"] for e in p["effects"]] == ["next_turn", "reverse"]
+    heist = next(p for p in raid["plays"] if p["name"] == "heist")
+    assert heist["choose"]["kind"] == "pile" and heist["choose"]["zone"] == "vault"
+    assert [e["effect"] for e in heist["effects"]] == ["move_pile", "move_cards"]

@@ -17,7 +17,8 @@ from .conftest import RULESETS, cli
 
 GAMES = 4
 
-# A card game where cards change hands face down: passed to a seat's hand, or buried unseen.
+# A card game where cards change hands face down: passed to a seat's hand, or buried unseen, also
+# out of turn (a response window, whose logs have passes in them).
 PASS_ALONG = """
 game "Pass Along" { }
 players 3..4
@@ -49,6 +50,10 @@ play bury {
 turn {
     play one of give, show, bury or pass
     draw 1 from stock to hand
+}
+window {
+    play any of bury
+    open after every step
 }
 end round dry when count(stock) == 0
 score s = count(hand of s)
@@ -220,18 +225,20 @@ def test_cards_passed_face_down_read_as_unseen(tmp_path):
     rules = tmp_path / "pass_along.rules"
     rules.write_text(PASS_ALONG, encoding="utf-8")
     path = tmp_path / "pass.jsonl"
-    assert cli("selfplay", rules, "--players", "3", "--games", "2", "--seed", "3", "--log", path).code == 0
+    assert cli("selfplay", rules, "--players", "3", "--games", "2", "--seed", "4", "--log", path).code == 0
     log = gamelog.read(path)
     views = [seat_log(path, seat)["moves"] for seat in range(3)]
     kinds = Counter()
     for number, text in enumerate(log.moves):
-        play, face, *target = text.split()
+        words = text.split()
+        play, target = words[0], words[2] if words[0] == "give" else ""
         mover = views[0][number]["seat"]
         for seat in range(3):
-            saw = seat in (mover, int(target[0][1:])) if play == "give" else play == "show" or seat == mover
-            assert views[seat][number]["move"] == (text if saw else f"{play} ? {' '.join(target)}".strip())
+            saw = seat in (mover, int(target[1:])) if play == "give" else play in ("show", "pass") or seat == mover
+            assert views[seat][number]["move"] == (text if saw else f"{play} ? {target}".strip())
             kinds[play, saw] += 1
-    assert kinds["give", False] and kinds["give", True] and kinds["show", True]
+    assert all(kinds[play, saw] for play, saw in (("give", False), ("give", True), ("show", True), ("bury", False),
+                                                  ("bury", True), ("pass", True)))
 
 
 def test_output_file(selfplay_log, tmp_path):
@@ -274,3 +281,15 @@ def test_a_broken_log_gets_a_located_message(selfplay_log, tmp_path):
     assert done.code == 1
     assert f"{edited}: move 5 '{data['moves'][4]}' by seat 1 does not apply" in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_replay_takes_any_match_of_a_selfplay_log(tmp_path):
+    from .conftest import cli
+
+    log = tmp_path / "many.jsonl"
+    assert cli("selfplay", "klats", "-p", "2", "-g", "3", "--log", str(log), "--json").code == 0
+    for k in ("1", "3"):
+        done = cli("replay", str(log), "--game", k)
+        assert done.code == 0 and "the result matches the log" in done.stdout
+    missing = cli("replay", str(log), "--game", "4")
+    assert missing.code == 2 and missing.stdout == ""
