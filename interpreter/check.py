@@ -211,6 +211,7 @@ class Checker:
         turn = self._turn(singles.get("turn"))
         window = self._window(singles.get("window"))
         round_ends = self._round_ends()
+        final = self._final()
         score = self._score(singles.get("score"))
         match = self._match(singles.get("match"))
         self._deck_deals(players, deck, setup)
@@ -223,7 +224,7 @@ class Checker:
             players=players[0], players_provenance=players[1], params=tuple(self.names.params.values()),
             attributes=tuple(self.names.attributes.values()), kinds=kinds, deck=deck,
             zones=tuple(self.names.zones.values()), setup=setup, plays=tuple(plays.values()), turn=turn,
-            window=window, round_ends=round_ends, score=score, match=match)
+            window=window, round_ends=round_ends, final=final, score=score, match=match)
 
     # ---------------------------------------------------------------- first pass
 
@@ -250,7 +251,7 @@ class Checker:
                 self.sink.error(f"the ruleset has no '{kind}' clause", end, f"add one, e.g. {example}")
         if not any(c.kind == "card" for c in self.clauses):
             self.sink.error("the ruleset defines no card", end, "add one, e.g. card token { copies 10 }")
-        if not any(c.kind == "round_end" for c in self.clauses):
+        if not any(c.kind in ("round_end", "final") for c in self.clauses):
             self.sink.error("the ruleset has no 'end round' clause: a round would never end", end,
                             "add one, e.g. end round empty when count(draw) == 0")
         return seen
@@ -660,7 +661,7 @@ class Checker:
             return None
         return m.MoveCards(count, random, var.text if var else None, src, dst, keep, prov)
 
-    def _turn(self, c: s.Clause | None):
+    def _turn(self, c: s.Clause | None, what: str = "turn"):
         steps = []
         for item in c.items if c else ():
             prov = _provenance(item.provs, item.span)
@@ -678,9 +679,23 @@ class Checker:
                 if count is not None and src and dst:
                     steps.append(m.Draw(count, src.name, dst.name, when, prov))
         if c and not any(isinstance(step, m.PlayStep) for step in steps):
-            self.sink.error("the turn has no play step: nothing would ever happen", c.span,
+            self.sink.error(f"the {what} has no play step: nothing would ever happen", c.span,
                             "add: play one of NAME or pass")
         return tuple(steps)
+
+    def _final(self) -> m.FinalRound | None:
+        finals = [c for c in self.clauses if c.kind == "final"]
+        for extra in finals[1:]:
+            self.sink.error("a second 'final round'", extra.span, f"the first is at line {finals[0].span.line}")
+        if not finals:
+            return None
+        c = finals[0]
+        name, cond = c.parts
+        if not self._define("round end", name):
+            return None
+        when = self._bool(cond, GLOBAL)
+        steps = self._turn(c, "final round")
+        return None if when is None else m.FinalRound(name.text, when, steps, _provenance(c.provs, c.span))
 
     def _window(self, c: s.Clause | None) -> m.Window | None:
         if c is None:

@@ -69,6 +69,7 @@ class Compiled:
     plays: tuple[CPlay, ...]
     turn: tuple[CStep, ...]
     window: CStep | None
+    final: tuple[str, Fn, tuple[CStep, ...]] | None  # the final round's name, condition and steps
     round_ends: tuple[tuple[str, Fn], ...]
     score: Fn
     score_slot: int
@@ -136,12 +137,9 @@ class _Compiler:
                       for s in model.setup)
         plays = tuple(self._play(i, p) for i, p in enumerate(model.plays))
         by_name = {p.name: p for p in plays}
-        turn = tuple(CStep("play", self._guard(step.when), plays=tuple(by_name[n] for n in step.plays),
-                           or_pass=step.or_pass)
-                     if isinstance(step, m.PlayStep) else
-                     CStep("draw", self._guard(step.when), count=self.expr(step.count, {}),
-                           source=self.zone_index[step.source], dest=self.zone_index[step.dest])
-                     for step in model.turn)
+        turn = self._steps(model.turn, by_name)
+        final = model.final and (model.final.name, self.expr(model.final.when, {}),
+                                 self._steps(model.final.steps, by_name))
         window = model.window and CStep("window", self._guard(model.window.when),
                                         plays=tuple(by_name[n] for n in model.window.plays))
         score_slot = FREE
@@ -149,10 +147,18 @@ class _Compiler:
             model=model, players=self.players, params=self.params, faces=self.faces,
             face_index={f.lower(): i for i, f in enumerate(self.faces)}, face_of=self.face_of,
             attributes=self.attributes, zone_index=self.zone_index, setup=setup, plays=plays, turn=turn,
-            window=window,
+            window=window, final=final,
             round_ends=tuple((r.name, self.expr(r.cond, {})) for r in model.round_ends),
             score=self.expr(model.score.expr, {model.score.var: score_slot}), score_slot=score_slot,
             until=self.expr(model.match.until, {}), starter=self.expr(model.match.starter, {}))
+
+    def _steps(self, steps, by_name: dict) -> tuple[CStep, ...]:
+        return tuple(CStep("play", self._guard(step.when), plays=tuple(by_name[n] for n in step.plays),
+                           or_pass=step.or_pass)
+                     if isinstance(step, m.PlayStep) else
+                     CStep("draw", self._guard(step.when), count=self.expr(step.count, {}),
+                           source=self.zone_index[step.source], dest=self.zone_index[step.dest])
+                     for step in steps)
 
     def _guard(self, e) -> Fn | None:
         return None if e is None else self.expr(e, {})

@@ -58,12 +58,13 @@ class State:
     direction: int = 1  # +1 or -1: the way turns go round
     next_turns: list[int] = field(default_factory=list)  # seats given the next turns, in order
     window: list | None = None  # an open response window: [seat asked now, passes in a row]
+    final_turns: int = -1  # in the final round: the final turns left, this one included; -1 before it
     results: list[RoundResult] = field(default_factory=list)
 
     def copy(self) -> "State":
         return State(_deep(self.zones), list(self.totals), self.round, self.active, self.step, self.over, self.plays,
                      self.round_plays, self.idle_turns, self.passed, self.direction, list(self.next_turns),
-                     None if self.window is None else list(self.window), list(self.results))
+                     None if self.window is None else list(self.window), self.final_turns, list(self.results))
 
 
 def _deep(x):
@@ -133,7 +134,7 @@ class Game:
             return ()
         if st.window is not None:
             return (*(p.name for p in self.c.window.plays), "pass")
-        step = self.c.turn[st.step]
+        step = self._program()[st.step]
         return tuple(p.name for p in step.plays) if step.kind == "play" else ()
 
     def winners(self) -> list[int]:
@@ -246,6 +247,34 @@ class Game:
             self._open_window()
         self._advance()
 
+    def _program(self) -> tuple[CStep, ...]:
+        """The steps of the turn under way: the final round's, once it has begun."""
+        return self.c.final[2] if self.state.final_turns >= 0 else self.c.turn
+
+    def _budget(self) -> int:
+        longest = max(len(self.c.turn), len(self.c.final[2]) if self.c.final else 0)
+        return (longest + 1) * self.n * (self.c.deck_size + 2)
+
+    def _turn_over(self) -> str | None:
+        """A turn has run its last step: the next seat's turn begins, or the final round, or,
+        after the last final turn, the round ends (its name is returned)."""
+        st, env = self.state, self.env
+        st.step = 0
+        st.passed = env[PASSED] = False
+        if st.final_turns > 0:
+            st.final_turns -= 1
+            if st.final_turns == 0:
+                return self.c.final[0]
+            st.active = self._next_seat(st.active)
+            return None
+        if self.c.final is not None and st.final_turns < 0 and self.c.final[1](env):
+            st.final_turns = self.n  # every seat, from the next one on, takes one final turn
+            st.next_turns.clear()
+            st.active = self._next_seat(st.active)
+            return None
+        st.active = st.next_turns.pop(0) if st.next_turns else self._next_seat(st.active)
+        return None
+
     def _next_seat(self, seat: int) -> int:
         return (seat + self.state.direction) % self.n
 
@@ -253,7 +282,7 @@ class Game:
         """After a completed step, the response window opens, if the rules have one and its
         condition holds; it asks the seat whose turn it is first."""
         window = self.c.window
-        if window is not None:
+        if window is not None and self.state.final_turns < 0:
             env = self.env
             env[SELF] = self.state.active
             if window.when is None or window.when(env):
@@ -265,8 +294,8 @@ class Game:
         """Run automatic steps until a seat must decide or the match is over. Steps run with
         no decision are counted: enough of them to empty the deck at every seat and still no
         decision means the round can no longer end, whatever the rules say."""
-        st, turn, env, n = self.state, self.c.turn, self.env, self.n
-        budget = (len(turn) + 1) * n * (self.c.deck_size + 2)
+        st, env, n = self.state, self.env, self.n
+        budget = self._budget()
         while not st.over:
             budget -= 1
             if budget < 0:
@@ -285,10 +314,13 @@ class Game:
                     return
                 window[0], window[1] = self._next_seat(seat), passes + 1  # nothing to play: a pass
                 continue
+            turn = self._program()
             if st.step >= len(turn):
-                st.step = 0
-                st.active = st.next_turns.pop(0) if st.next_turns else self._next_seat(st.active)
-                st.passed = env[PASSED] = False
+                reason = self._turn_over()
+                if reason is not None:
+                    self._end_round(reason)
+                    budget = self._budget()
+                continue
             step = turn[st.step]
             if step.when is not None:
                 env[SELF] = st.active
@@ -316,7 +348,7 @@ class Game:
             reason = self._round_end()
             if reason is not None:
                 self._end_round(reason)
-                budget = (len(turn) + 1) * n * (self.c.deck_size + 2)
+                budget = self._budget()
             else:
                 self._open_window()
         self._actions = []
@@ -405,7 +437,7 @@ class Game:
         env[ZONES], env[ROUND], env[TOTALS] = st.zones, st.round, st.totals
         st.active = self.c.starter(env) % self.n
         st.step, st.round_plays, st.idle_turns, st.passed = 0, 0, 0, False
-        st.direction, st.next_turns, st.window = 1, [], None
+        st.direction, st.next_turns, st.window, st.final_turns = 1, [], None, -1
         env[PASSES], env[PASSED] = 0, False
         order = [(st.active + k) % self.n for k in range(self.n)]
         for op in self.c.setup:
@@ -494,7 +526,7 @@ class Game:
         st.totals = list(totals) if totals is not None else [0] * self.n
         st.round_plays = st.idle_turns = 0
         st.passed = False
-        st.direction, st.next_turns, st.window = 1, [], None
+        st.direction, st.next_turns, st.window, st.final_turns = 1, [], None, -1
         env = self.env
         env[ZONES], env[ROUND], env[TOTALS], env[PASSES], env[PASSED] = st.zones, round, st.totals, 0, False
         self._advance()

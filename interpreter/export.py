@@ -42,6 +42,9 @@ def export(model: m.Ruleset) -> dict:
         "plays": [_play(p) for p in model.plays],
         "turn": [_turn_step(step) for step in model.turn],
         "window": _window(model.window),
+        "final": None if model.final is None else {
+            "name": model.final.name, "when": expression(model.final.when),
+            "steps": [_turn_step(step) for step in model.final.steps], "provenance": _provenance(model.final.provenance)},
         "round_ends": [{"name": r.name, "when": expression(r.cond), "provenance": _provenance(r.provenance)}
                        for r in model.round_ends],
         "score": {"var": model.score.var, "expr": expression(model.score.expr),
@@ -189,7 +192,7 @@ def summary(model: m.Ruleset) -> dict:
                   for z in model.zones],
         "params": [{"name": p.name, "default": p.default, "min": p.low, "max": p.high} for p in model.params],
         "plays": [p.name for p in model.plays],
-        "round_ends": [r.name for r in model.round_ends],
+        "round_ends": list(model.round_end_names),
         "provenance": provenance_counts(counted),
         "unbacked": [name for name, p in counted if not _carries(p)],
     }
@@ -251,6 +254,9 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     block("turn", None, [("play" if isinstance(s, m.PlayStep) else "draw", s.provenance) for s in model.turn])
     if model.window is not None:
         out.append(("window", model.window.provenance))
+    if model.final is not None:
+        block(f"final round {model.final.name}", model.final.provenance,
+              [("play" if isinstance(s, m.PlayStep) else "draw", s.provenance) for s in model.final.steps])
     out += [(f"end round {r.name}", r.provenance) for r in model.round_ends]
     out.append(("score", model.score.provenance))
     mt = model.match

@@ -2,6 +2,7 @@
 
     every card in one place   each card id of the deck lies in exactly one zone (or pile)
     cards conserved           the zones hold as many cards as the deck has
+    no empty pile             a pile left empty is taken away
     hidden cards stay hidden  each seat's view shows faces only of the zones the model lets it
                               see (public, or owner-only and its own), counts of the rest, and
                               both agree with the state
@@ -23,6 +24,7 @@ from .redact import sees
 
 ONE_PLACE = "every card in one place"
 CONSERVED = "cards conserved"
+NO_EMPTY_PILE = "no empty pile"
 HIDDEN = "hidden cards stay hidden"
 DISTINCT = "moves distinct"
 ROUND_TRIP = "moves round-trip"
@@ -109,17 +111,21 @@ class Checker:
 
 
 def _cards(game: Game) -> tuple[list[tuple[str, str]], bool]:
-    """Each card id once, and as many as the deck has; and whether every entry of the zones is
-    a card id at all (the views cannot be judged otherwise). The common case, all is well, is
-    one flat list and two sets; the places are named only when something is wrong."""
+    """Each card id once, as many as the deck has, no empty pile; and whether every entry of
+    the zones is a card id at all (the views cannot be judged otherwise). The common case, all
+    is well, is one flat list and two sets; the places are named only when something is wrong."""
     size = game.c.deck_size
-    flat = [card for *_, cards in _stacks(game) for card in cards]
-    if len(flat) == size and set(flat) == set(range(size)) and set(map(type, flat)) == {int}:
+    stacks = list(_stacks(game))
+    flat = [card for *_, cards in stacks for card in cards]
+    if (len(flat) == size and set(flat) == set(range(size)) and set(map(type, flat)) == {int}
+            and all(cards for _, _, pile, cards in stacks if pile is not None)):
         return [], True
     seen: dict[int, str] = {}
     out = []
-    for zone, owner, pile, cards in _stacks(game):
+    for zone, owner, pile, cards in stacks:
         where = _where(zone, owner, pile)
+        if pile is not None and not cards:
+            out.append((NO_EMPTY_PILE, f"{where} is empty"))
         for card in cards:
             if type(card) is not int or not 0 <= card < size:
                 out.append((ONE_PLACE, f"{card!r} in {where} is not a card of the deck (ids 0 to {size - 1})"))
@@ -177,8 +183,8 @@ def _hidden(game: Game) -> list[tuple[str, str]]:
             else:
                 parts.append((owner, cards, [faces[face_of[c]] for c in cards], {"count": len(cards)}))
         stacks.append((zone, parts))
-    rule_names = {*(z.name for z in model.zones), *(p.name for p in model.plays), *(r.name for r in model.round_ends),
-                  *(p.name for p in model.params)}
+    rule_names = {*(z.name for z in model.zones), *(p.name for p in model.plays), *(p.name for p in model.params),
+                  *(r.reason for r in game.state.results)}  # a face may share its text with a rule's name
     out = []
     for seat in range(game.n):
         view = game.view(seat)

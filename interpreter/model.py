@@ -331,6 +331,17 @@ class RoundEnd:
 
 
 @dataclass(frozen=True)
+class FinalRound:
+    """When a turn ends with `when` true, each seat from the next one on takes one final turn
+    of these steps, with no response window; then the round ends, by the name `name`."""
+
+    name: str
+    when: object
+    steps: tuple[PlayStep | Draw, ...]
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
 class Score:
     var: str
     expr: object
@@ -365,6 +376,7 @@ class Ruleset:
     turn: tuple[PlayStep | Draw, ...]
     window: Window | None
     round_ends: tuple[RoundEnd, ...]
+    final: FinalRound | None
     score: Score
     match: Match
 
@@ -376,6 +388,11 @@ class Ruleset:
 
     def play(self, name: str) -> Play:
         return next(p for p in self.plays if p.name == name)
+
+    @property
+    def round_end_names(self) -> tuple[str, ...]:
+        """Every way a round can end, the final round's last."""
+        return tuple(r.name for r in self.round_ends) + ((self.final.name,) if self.final else ())
 
     @property
     def deck_size(self) -> int:

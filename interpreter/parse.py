@@ -24,7 +24,7 @@ MAX_STACK = 8 * MAX_DEPTH  # the parser's stack: a level of nesting takes at mos
 MAX_TOKENS = 20_000  # fifty times a full ruleset; parsing costs per token, comments and strings are one
 MAX_DIGITS = 9  # numbers up to 999,999,999
 
-CLAUSE_KEYWORDS = "game, players, param, define, attribute, card, zone, setup, play, turn, window, end round, score, match"
+CLAUSE_KEYWORDS = "game, players, param, define, attribute, card, zone, setup, play, turn, window, end round, final round, score, match"
 
 
 class _WholeWords:
@@ -369,6 +369,9 @@ class _ToAst(Transformer):
 
     def round_end(self, meta, c):  # (name, condition)
         return _clause("round_end", meta, [_ident(c[0]), c[1]], c[2])
+
+    def final(self, meta, c):  # (name, condition), steps
+        return _clause("final", meta, [_ident(c[0]), c[1]], c[-1], c[2:-1])
 
     def score(self, meta, c):  # (seat variable, expression)
         return _clause("score", meta, [_ident(c[0]), c[1]], c[2])

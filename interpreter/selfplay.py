@@ -54,7 +54,7 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
     seeds = random.Random(seed)
     rounds, moves, best = [], [], []
     wins = [0] * n
-    reasons = {name: 0 for name, _ in compiled.round_ends}
+    reasons = {name: 0 for name in compiled.model.round_end_names}
     start = time.perf_counter()
     for done in range(1, games + 1):
         game = Game(compiled, seeds.getrandbits(64))

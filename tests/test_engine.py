@@ -443,3 +443,36 @@ def test_bots_play_raid_to_the_end_and_keep_every_card(raid3):
         game = Game(raid3, seed=seed)
         play_out(game, [RandomBot(random.Random(seed + s)) for s in range(3)])
         assert game.over
+
+
+FINAL = QUICK.replace("end round out when count(stock) == 0",
+                      "final round last when count(stock) == 0 {\n    play one of lay or pass\n}")
+
+
+def test_the_final_round_gives_each_seat_one_turn_from_the_next_and_no_window():
+    compiled = compile_ruleset(load_text(FINAL, "final.rules").model, 3)
+    assert compiled.model.round_end_names == ("last",)
+    game = position(compiled, {"hand": {0: ["n1"], 1: ["n2", "jump"], 2: ["n3"]}, "stock": ["n4"]})
+    # seat 0 drew the last card; the window after the draw asks seat 1, who holds a jump
+    assert game.to_move == 1 and game.view(1)["window"] and game.state.final_turns == -1
+    game.apply("pass")
+    game.apply("lay n1")  # seat 0 finishes its turn, and the window after its play still opens
+    assert game.to_move == 1 and game.view(1)["window"]
+    game.apply("pass")
+    # the turn is over: the final round, from the next seat, with the final round's plays only
+    assert game.to_move == 1 and game.state.final_turns == 3 and not game.view(1)["window"]
+    assert sorted(str(m) for m in game.legal_moves(1)) == ["lay n2"]
+    game.apply("lay n2")
+    assert game.to_move == 2 and game.state.final_turns == 2  # and no window after a final play
+    game.apply("lay n3")
+    game.apply("lay n4")  # seat 0's final turn, the last
+    assert game.over and game.state.results[-1].reason == "last"
+    assert game.state.totals == [0, 1, 0]  # seat 1 kept its jump
+
+
+def test_bots_play_a_final_round_to_the_end():
+    compiled = compile_ruleset(load_text(FINAL, "final.rules").model, 2)
+    for seed in range(20):
+        game = Game(compiled, seed=seed)
+        play_out(game, [RandomBot(random.Random(seed + s)) for s in range(2)])
+        assert game.over and game.state.results[-1].reason == "last"

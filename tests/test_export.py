@@ -314,3 +314,11 @@ def test_windows_turn_order_choices_and_moves_export_valid_json(validator):
     heist = next(p for p in raid["plays"] if p["name"] == "heist")
     assert heist["choose"]["kind"] == "pile" and heist["choose"]["zone"] == "vault"
     assert [e["effect"] for e in heist["effects"]] == ["move_pile", "move_cards"]
+
+
+def test_a_final_round_exports_valid_json(validator):
+    from .test_engine import FINAL
+
+    data = as_json(export(load_text(FINAL, "final.rules").model))
+    assert errors(validator, data) == []
+    assert data["final"]["name"] == "last" and data["final"]["steps"][0]["plays"] == ["lay"]
