@@ -64,7 +64,8 @@ def near(word: str, choices) -> str:
     return f"did you mean '{close[0]}'?" if close else ""
 
 
-_ITEM_WORDS = {"card": "card from", "to": "to", "new_pile": "new pile", "onto_pile": "onto pile", "choose": "choose"}
+_ITEM_WORDS = {"card": "card from", "to": "to", "new_pile": "new pile", "onto_pile": "onto pile", "choose": "choose",
+               "with": "with"}
 _EFFECTS = ("merge", "reverse", "next_turn", "move_cards", "move_pile")  # a play's `then` items, run in order
 
 
@@ -425,8 +426,8 @@ class Checker:
                         self.sink.error(f"the face template names '{hole}', which card '{name}' does not set",
                                         item.span, "use {ATTRIBUTE} for an attribute the card sets")
                         ok = False
-                if not face.strip() or re.search(r"[\s@/]", re.sub(r"{[^}]*}", "x", face)):
-                    self.sink.error(f"the face {face!r} has a space, '@' or '/'", item.span,
+                if not face.strip() or re.search(r"[\s@/+]", re.sub(r"{[^}]*}", "x", face)):
+                    self.sink.error(f"the face {face!r} has a space, '@', '/' or '+'", item.span,
                                     "faces are typed in moves: use letters, digits, - or _")
                     ok = False
             elif item.kind == "name":
@@ -524,13 +525,13 @@ class Checker:
 
     def _play(self, c: s.Clause) -> m.Play | None:
         name = c.parts[0].text
-        card = to = new_pile = onto = choose = None
+        card = to = new_pile = onto = choose = mate = None
         effects = []
         target, pile_scope = PLAY_TARGET, {**PLAY_TARGET, "pile": "pile"}
         seen: dict[str, s.Clause] = {}
         # where the card goes decides what `target` is, and a chosen target is named for the
         # effects, wherever the `to` and `choose` items stand
-        for item in sorted(c.items, key=lambda i: {"to": 0, "choose": 1}.get(i.kind, 2)):
+        for item in sorted(c.items, key=lambda i: {"to": 0, "choose": 1, "card": 2, "with": 3}.get(i.kind, 4)):
             prov = _provenance(item.provs, item.span)
             if item.kind in seen:
                 self.sink.error(f"a second '{_ITEM_WORDS[item.kind]}' in play '{name}'", item.span,
@@ -571,6 +572,16 @@ class Checker:
                 cond = self._bool(where, {**pile_scope, var.text: "pile"}) if where is not None else None
                 if coll_t is not None:
                     effects.append(m.Merge(var.text, coll_t, cond, prov))
+            elif item.kind == "with":
+                ident, zone_ident, where = item.parts
+                zone = self._zone(zone_ident, per_seat=True, piles=False)
+                if ident.text in CONTEXT_NAMES or ident.text in self.names.zones or ident.text in self.names.params:
+                    self.sink.error(f"'{ident.text}' already names something here", ident.span, "name the card otherwise")
+                    continue
+                keep = self._bool(where, {**PLAY_CARD, ident.text: "card"}) if where is not None else None
+                if zone is not None and (where is None or keep is not None):
+                    mate = m.Mate(ident.text, zone.name, keep, prov)
+                    target, pile_scope = {**target, ident.text: "card"}, {**pile_scope, ident.text: "card"}
             elif item.kind == "choose":
                 choose = self._choose(name, item, to, PLAY_CARD)
                 if choose is not None:
@@ -614,7 +625,7 @@ class Checker:
                                 "declare it with `piles`, or drop `new pile` and `onto pile`")
         if card is None or to is None or to[0] is None:
             return None
-        return m.Play(name, card[0], card[1], card[2], to[0].name, to[1], to[2], new_pile, onto, choose,
+        return m.Play(name, card[0], card[1], card[2], to[0].name, to[1], to[2], new_pile, onto, choose, mate,
                       tuple(effects),
                       _provenance(c.provs, c.span))
 

@@ -16,8 +16,8 @@ from . import model as m
 Fn = Callable[[list], object]
 
 # env slots: the state's zones, then the context names; bound variables follow.
-ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES, STATE, CHOSEN, RNG = range(13)
-FREE = RNG + 1  # the first slot for a bound variable
+ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES, STATE, CHOSEN, RNG, MATE = range(14)
+FREE = MATE + 1  # the first slot for a bound variable
 FIXED_SLOTS = {"self": SELF, "card": CARD, "target": TARGET, "pile": PILE, "owner": OWNER,
                "round": ROUND, "totals": TOTALS, "passed": PASSED, "passes": PASSES}
 _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -40,6 +40,7 @@ class CPlay:
     new_pile: Fn | None  # None: the play allows no new pile
     onto_pile: Fn | None  # None: the play allows no stacking
     choose: tuple | None  # ("seat" | "pile", zone of piles or -1, seats, where or None)
+    mate: tuple | None  # the second card of a compound play: (zone, where or None)
     effects: tuple[Fn, ...]
     model: m.Play
 
@@ -167,22 +168,23 @@ class _Compiler:
         return int(self.expr(e, {})([None] * ENV_SIZE))
 
     def _play(self, index: int, p: m.Play) -> CPlay:
-        chosen = {p.choose.name: CHOSEN} if p.choose else {}
-        effects = tuple(self._effect(e, chosen) for e in p.effects)
+        named = {**({p.choose.name: CHOSEN} if p.choose else {}), **({p.mate.name: MATE} if p.mate else {})}
+        effects = tuple(self._effect(e, named) for e in p.effects)
         choose = p.choose and (p.choose.kind, self.zone_index[p.choose.zone] if p.choose.zone else -1, p.choose.seats,
-                               None if p.choose.where is None else self.expr(p.choose.where, chosen))
+                               None if p.choose.where is None else self.expr(p.choose.where, named))
+        mate = p.mate and (self.zone_index[p.mate.zone], None if p.mate.where is None else self.expr(p.mate.where, named))
         return CPlay(
             index, p.name, self.zone_index[p.card_zone],
             self.expr(p.card_filter, {}) if p.card_filter is not None else None,
             self.zone_index[p.dest_zone], p.dest_seats,
-            self._condition(p.new_pile), self._condition(p.onto_pile), choose, effects, p)
+            self._condition(p.new_pile, named), self._condition(p.onto_pile, named), choose, mate, effects, p)
 
-    def _condition(self, c: m.Condition | None) -> Fn | None:
+    def _condition(self, c: m.Condition | None, named: dict[str, int]) -> Fn | None:
         if c is None:
             return None
         if c.expr is None:
             return lambda env: True
-        return self.expr(c.expr, {})
+        return self.expr(c.expr, named)
 
     def _effect(self, e, chosen: dict[str, int]) -> Fn:
         if isinstance(e, m.Merge):

@@ -7,7 +7,7 @@ the round's end conditions are checked; a round's end scores it, and the match g
 its `until` holds.
 
 The hot path works on *actions*, tuples `(play, face, seat, pile)` with pile -1 for a new pile
-(or a zone of plain cards) and seat -1 for a shared zone;
+(or a zone of plain cards), seat -1 for a shared zone, and for a compound play a pair of faces;
 `Move`s are their readable form for people, logs and scenarios.
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .compile import (CARD, CHOSEN, ENV_SIZE, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE, TARGET, TOTALS,
-                      ZONES, Compiled, CStep)
+from .compile import (CARD, CHOSEN, ENV_SIZE, MATE, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE, TARGET,
+                      TOTALS, ZONES, Compiled, CStep)
 from .notation import IllegalMoveError, Move, MoveError, parse_move
 from .unparse import unparse
 
@@ -125,7 +125,8 @@ class Game:
         play, face, seat, pile = action
         if play is None:
             return Move("pass", "")
-        return Move(play.name, self.c.faces[face], None if seat < 0 else seat, None if pile < 0 else pile)
+        card = "+".join(self.c.faces[f] for f in face) if play.mate else self.c.faces[face]
+        return Move(play.name, card, None if seat < 0 else seat, None if pile < 0 else pile)
 
     def open_plays(self) -> tuple[str, ...]:
         """The plays the seat to move may make now (and `pass` in a window)."""
@@ -187,7 +188,9 @@ class Game:
             if PASS in self._actions:
                 return PASS
             raise IllegalMoveError(self.why_illegal(move), str(move))
-        face = self.c.face_index.get(move.card.lower(), -1)
+        index = self.c.face_index
+        face = index.get(move.card.lower(), -1) if "+" not in move.card else tuple(
+            index.get(part.lower(), -1) for part in move.card.split("+"))
         for action in self._actions:
             play, f, seat, pile = action
             if play.name == move.play and f == face and seat == (-1 if move.seat is None else move.seat) and pile == (
@@ -205,14 +208,11 @@ class Game:
             window[0], window[1] = self._next_seat(seat), window[1] + 1
             self._advance()
             return
-        hand = st.zones[play.card_zone][seat]
-        face_of = self.c.face_of
-        for k, card in enumerate(hand):
-            if face_of[card] == face:
-                del hand[k]
-                break
-        else:
-            raise IllegalMoveError(f"seat {seat} holds no {self.c.faces[face]}")
+        if play.mate is not None:
+            face, mate_face = face
+            mate = self._take_face(st.zones[play.mate[0]][seat], mate_face, seat)
+            env[MATE] = mate
+        card = self._take_face(st.zones[play.card_zone][seat], face, seat)
         zone = st.zones[play.dest_zone]
         if play.choose is not None:  # the card goes to a shared zone; @SEAT[/PILE] named the target
             kind, piles_zone, _, _ = play.choose
@@ -221,15 +221,15 @@ class Game:
         elif target_seat >= 0:
             zone = zone[target_seat]
         env[SELF], env[CARD], env[TARGET], env[OWNER] = seat, card, zone, target_seat
+        cards = [card] if play.mate is None else [card, mate]  # the mate lies on the first card
         if play.new_pile is None and play.onto_pile is None:
-            zone.append(card)
+            zone.extend(cards)
         elif pile_index < 0:
-            pile = [card]
-            zone.append(pile)
-            env[PILE] = pile
+            zone.append(cards)
+            env[PILE] = cards
         else:
             pile = zone[pile_index]
-            pile.append(card)
+            pile.extend(cards)
             env[PILE] = pile
         for effect in play.effects:
             effect(env)
@@ -274,6 +274,15 @@ class Game:
             return None
         st.active = st.next_turns.pop(0) if st.next_turns else self._next_seat(st.active)
         return None
+
+    def _take_face(self, hand: list, face: int, seat: int) -> int:
+        """Take a card of this face out of the hand (the first one: copies are alike)."""
+        face_of = self.c.face_of
+        for k, card in enumerate(hand):
+            if face_of[card] == face:
+                del hand[k]
+                return card
+        raise IllegalMoveError(f"seat {seat} holds no {self.c.faces[face]}")
 
     def _next_seat(self, seat: int) -> int:
         return (seat + self.state.direction) % self.n
@@ -373,20 +382,35 @@ class Game:
                 env[CARD] = card
                 if keep is not None and not keep(env):
                     continue
-                if play.choose is not None:
-                    env[TARGET] = dest
-                    self._chosen_targets(play, face, seat, add)
-                    continue
-                for t, zone in targets:
-                    env[TARGET], env[OWNER] = zone, t
-                    if plain or (new is not None and new(env)):
-                        add((play, face, t, -1))
-                    if onto is not None:
-                        for i, pile in enumerate(zone):
-                            env[PILE] = pile
-                            if onto(env):
-                                add((play, face, t, i))
+                for key in ((face,) if play.mate is None else self._mates(play, seat, face, card)):
+                    if play.choose is not None:
+                        env[TARGET] = dest
+                        self._chosen_targets(play, key, seat, add)
+                        continue
+                    for t, zone in targets:
+                        env[TARGET], env[OWNER] = zone, t
+                        if plain or (new is not None and new(env)):
+                            add((play, key, t, -1))
+                        if onto is not None:
+                            for i, pile in enumerate(zone):
+                                env[PILE] = pile
+                                if onto(env):
+                                    add((play, key, t, i))
         return out
+
+    def _mates(self, play, seat: int, face: int, card: int):
+        """The second cards a compound play may take with `card`: one per face that its
+        condition keeps, never `card` itself; each yields the pair of faces, with env[MATE] set."""
+        env, face_of = self.env, self.c.face_of
+        zone, keep = play.mate
+        distinct = {}
+        for other in self.state.zones[zone][seat]:
+            if other != card:
+                distinct.setdefault(face_of[other], other)
+        for mate_face, mate in distinct.items():
+            env[MATE] = mate
+            if keep is None or keep(env):
+                yield (face, mate_face)
 
     def _chosen_targets(self, play, face: int, seat: int, add) -> None:
         """The actions of a play that names a seat or a pile besides its card."""
@@ -548,17 +572,31 @@ class Game:
         if play.name not in open_plays:
             return f"'{play.name}' is not open now; open: {', '.join(open_plays) or 'none'}"
         seat = self.to_move
-        face = self.c.face_index.get(move.card.lower())
-        if face is None:
-            return f"no card is called '{move.card}'"
-        env, zones = self.env, self.state.zones
         model = play.model
+        parts = move.card.split("+")
+        if (len(parts) == 2) != (play.mate is not None):
+            return (f"'{play.name}' plays two cards: write them FIRST+SECOND, e.g. {play.name} A+B" if play.mate
+                    else f"'{play.name}' plays one card")
+        unknown = next((p for p in parts if p.lower() not in self.c.face_index), None)
+        if unknown is not None:
+            return f"no card is called '{unknown}'"
+        face = self.c.face_index[parts[0].lower()]
+        env, zones = self.env, self.state.zones
         card = next((c for c in zones[play.card_zone][seat] if self.c.face_of[c] == face), None)
         if card is None:
             return f"seat {seat} holds no {self.c.faces[face]} in {model.card_zone}"
         env[SELF], env[CARD] = seat, card
         if play.card_filter is not None and not play.card_filter(env):
             return self._because(f"{self.c.faces[face]} may not be played", model.card_filter, model.card_provenance)
+        if play.mate is not None:
+            mate_face = self.c.face_index[parts[1].lower()]
+            mate = next((c for c in zones[play.mate[0]][seat] if self.c.face_of[c] == mate_face and c != card), None)
+            if mate is None:
+                return f"seat {seat} holds no other {self.c.faces[mate_face]} in {model.mate.zone}"
+            env[MATE] = mate
+            if play.mate[1] is not None and not play.mate[1](env):
+                return self._because(f"{self.c.faces[mate_face]} may not go with {self.c.faces[face]}",
+                                     model.mate.where, model.mate.provenance)
         if play.choose is not None:
             return self._why_not_chosen(play, move, seat)
         if not model.dest_seats:

@@ -135,6 +135,9 @@ def _play(p: m.Play) -> dict:
         "to": {"zone": p.dest_zone, "seats": p.dest_seats or None, "provenance": _provenance(p.dest_provenance)},
         "new_pile": _condition(p.new_pile),
         "onto_pile": _condition(p.onto_pile),
+        "with": None if p.mate is None else {
+            "name": p.mate.name, "zone": p.mate.zone, "where": expression(p.mate.where),
+            "provenance": _provenance(p.mate.provenance)},
         "choose": None if p.choose is None else {
             "kind": p.choose.kind, "name": p.choose.name, "zone": p.choose.zone, "seats": p.choose.seats,
             "where": expression(p.choose.where), "provenance": _provenance(p.choose.provenance)},
@@ -248,7 +251,7 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     for p in model.plays:
         items = [("card", p.card_provenance), ("to", p.dest_provenance)]
         items += [(label, c.provenance) for label, c in (("new pile", p.new_pile), ("onto pile", p.onto_pile),
-                                                         ("choose", p.choose)) if c]
+                                                         ("with", p.mate), ("choose", p.choose)) if c]
         items += [(_effect(e)["effect"], e.provenance) for e in p.effects]
         block(f"play {p.name}", p.provenance, items)
     block("turn", None, [("play" if isinstance(s, m.PlayStep) else "draw", s.provenance) for s in model.turn])

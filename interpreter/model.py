@@ -285,6 +285,17 @@ class MovePile:
 
 
 @dataclass(frozen=True)
+class Mate:
+    """The second card of a compound play: `with NAME from ZONE [where C]`. It is played with
+    the first as one move; in a pile it lies on the first."""
+
+    name: str
+    zone: str
+    where: object | None
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
 class Choose:
     """A target the move names besides the card: a seat, or a pile of a seat's zone. The move's
     @SEAT (or @SEAT/PILE) names it; the play's effects read it by `name`."""
@@ -319,6 +330,7 @@ class Play:
     new_pile: Condition | None
     onto_pile: Condition | None
     choose: Choose | None
+    mate: Mate | None
     effects: tuple[Merge | Reverse | NextTurn | MoveCards | MovePile, ...]
     provenance: Provenance
 

@@ -307,6 +307,9 @@ class _ToAst(Transformer):
     def play_card(self, meta, c):  # (zone, filter or None)
         return _clause("card", meta, [_ident(c[0]), c[1]], c[2])
 
+    def play_with(self, meta, c):  # (name, zone, filter or None)
+        return _clause("with", meta, [_ident(c[0]), _ident(c[1]), c[2]], c[3])
+
     def play_to(self, meta, c):  # (zone, seats: "any_seat" | "other_seat" | "self_seat" | None)
         return _clause("to", meta, [_ident(c[0]), c[1].data if c[1] is not None else None], c[2])
 

@@ -476,3 +476,42 @@ def test_bots_play_a_final_round_to_the_end():
         game = Game(compiled, seed=seed)
         play_out(game, [RandomBot(random.Random(seed + s)) for s in range(2)])
         assert game.over and game.state.results[-1].reason == "last"
+
+
+PAIRS = QUICK.replace(
+    "play lay { card from hand where card.type == number  to table }",
+    "play lay { card from hand where card.type == number  to table }\n"
+    "zone rack per seat public piles\n"
+    "play pair {\n"
+    "    card from hand where card.type == number\n"
+    "    with helper from hand where helper.type == flip or helper.n == card.n\n"
+    "    to rack of any seat\n"
+    "    new pile when count(piles(target)) < 2\n"
+    "    onto pile when top(pile).n == helper.n\n"
+    "}").replace("play one of lay or pass", "play one of lay, pair or pass")
+
+
+def test_a_compound_play_takes_two_cards_as_one_move():
+    compiled = compile_ruleset(load_text(PAIRS, "pairs.rules").model, 2)
+    game = position(compiled, {"hand": {0: ["n2", "n2", "flip", "n3"], 1: []}, "rack": {1: [["n3"]]},
+                               "stock": ["n5", "n5", "n4"]})
+    game.apply("pass")  # the window after the draw asks seat 0 first: it holds a flip
+    pairs = sorted(str(m) for m in game.legal_moves(0) if m.play == "pair")
+    # n2 goes with the other n2 or with a flip; n3 only with the flip (there is one n3); n4 (drawn) with the flip
+    assert pairs == ["pair n2+flip @0", "pair n2+flip @1", "pair n2+n2 @0", "pair n2+n2 @1",
+                     "pair n3+flip @0", "pair n3+flip @1", "pair n4+flip @0", "pair n4+flip @1"]
+    with pytest.raises(IllegalMoveError, match="n3 may not go with n2"):
+        game.apply("pair n2+n3 @0")
+    with pytest.raises(IllegalMoveError, match="plays two cards"):
+        game.apply("pair n2 @0")
+    game.apply("pair n3+flip @1")
+    assert game.view(0)["zones"]["rack"][1] == [["n3"], ["n3", "flip"]]
+    assert sorted(game.view(0)["zones"]["hand"][0]) == ["n2", "n2", "n4"]
+
+
+def test_bots_play_compound_plays_to_the_end():
+    compiled = compile_ruleset(load_text(PAIRS, "pairs.rules").model, 3)
+    for seed in range(20):
+        game = Game(compiled, seed=seed)
+        play_out(game, [RandomBot(random.Random(seed + s)) for s in range(3)])
+        assert game.over

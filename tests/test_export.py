@@ -322,3 +322,12 @@ def test_a_final_round_exports_valid_json(validator):
     data = as_json(export(load_text(FINAL, "final.rules").model))
     assert errors(validator, data) == []
     assert data["final"]["name"] == "last" and data["final"]["steps"][0]["plays"] == ["lay"]
+
+
+def test_a_compound_play_exports_valid_json(validator):
+    from .test_engine import PAIRS
+
+    data = as_json(export(load_text(PAIRS, "pairs.rules").model))
+    assert errors(validator, data) == []
+    pair = next(p for p in data["plays"] if p["name"] == "pair")
+    assert pair["with"]["name"] == "helper" and pair["with"]["where"]["text"] == "helper.type == flip or helper.n == card.n"
