@@ -15,7 +15,7 @@ from .diagnostics import Sink, Span
 MAX_PLAYERS = 64
 MAX_DECK = 20_000
 MAX_COPIES = 1_000
-MAX_ATTRIBUTE_VALUES = 1_000
+MAX_ATTRIBUTE_VALUES = 10_000
 MAX_DEFINE_NESTING = 4  # a define inside a define ...: keeps filled-in expressions shallow
 
 # The context names each kind of expression sees, beyond the ruleset's own names.
@@ -677,10 +677,10 @@ class Checker:
         for item in c.items if c else ():
             prov = _provenance(item.provs, item.span)
             if item.kind == "play_step":
-                names, or_pass, guard = item.parts
+                names, or_pass, guard, optional = item.parts
                 plays = tuple(self._step_plays(names))
                 when = self._bool(guard, TURN_STEP) if guard is not None else None
-                steps.append(m.PlayStep(plays, or_pass, when, prov))
+                steps.append(m.PlayStep(plays, or_pass, when, prov, optional))
             elif item.kind == "draw":
                 count, source, dest, guard = item.parts
                 count = self._int(count, TURN_STEP)

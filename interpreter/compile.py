@@ -51,6 +51,7 @@ class CStep:
     when: Fn | None = None
     plays: tuple[CPlay, ...] = ()
     or_pass: bool = False
+    optional: bool = False  # a pass is always open
     count: Fn | None = None
     source: int = 0
     dest: int = 0
@@ -155,7 +156,7 @@ class _Compiler:
 
     def _steps(self, steps, by_name: dict) -> tuple[CStep, ...]:
         return tuple(CStep("play", self._guard(step.when), plays=tuple(by_name[n] for n in step.plays),
-                           or_pass=step.or_pass)
+                           or_pass=step.or_pass, optional=step.optional)
                      if isinstance(step, m.PlayStep) else
                      CStep("draw", self._guard(step.when), count=self.expr(step.count, {}),
                            source=self.zone_index[step.source], dest=self.zone_index[step.dest])

@@ -136,7 +136,9 @@ class Game:
         if st.window is not None:
             return (*(p.name for p in self.c.window.plays), "pass")
         step = self._program()[st.step]
-        return tuple(p.name for p in step.plays) if step.kind == "play" else ()
+        if step.kind != "play":
+            return ()
+        return tuple(p.name for p in step.plays) + (("pass",) if step.optional else ())
 
     def winners(self) -> list[int]:
         totals = self.state.totals
@@ -204,8 +206,11 @@ class Game:
         st, env = self.state, self.env
         window = st.window
         seat = st.active if window is None else window[0]
-        if play is None:  # a pass in a response window
-            window[0], window[1] = self._next_seat(seat), window[1] + 1
+        if play is None:  # a pass: in a response window, or at a `may play` step
+            if window is not None:
+                window[0], window[1] = self._next_seat(seat), window[1] + 1
+            else:
+                self._pass_step()
             self._advance()
             return
         if play.mate is not None:
@@ -246,6 +251,18 @@ class Game:
         elif window is None:
             self._open_window()
         self._advance()
+
+    def _pass_step(self) -> None:
+        """The seat passes at its play step: it counts, and the turn goes on like after a play."""
+        st, env = self.state, self.env
+        st.idle_turns = env[PASSES] = st.idle_turns + 1
+        st.passed = env[PASSED] = True
+        st.step += 1
+        reason = self._round_end()
+        if reason is not None:
+            self._end_round(reason)
+        else:
+            self._open_window()
 
     def _program(self) -> tuple[CStep, ...]:
         """The steps of the turn under way: the final round's, once it has begun."""
@@ -339,14 +356,16 @@ class Game:
             if step.kind == "play":
                 actions = self._generate(st.active, step)
                 if actions:
+                    if step.optional:
+                        actions.append(PASS)
                     self._actions = actions
                     return
                 if not step.or_pass:
                     names = ", ".join(p.name for p in step.plays)
                     raise EngineError(f"seat {st.active} has no legal {names} and this step allows no pass: "
                                       f"write `play one of {names} or pass` if a seat with none passes")
-                st.idle_turns = env[PASSES] = st.idle_turns + 1
-                st.passed = env[PASSED] = True
+                self._pass_step()
+                continue
             else:
                 source = st.zones[step.source]
                 hand = st.zones[step.dest][st.active]

@@ -224,9 +224,10 @@ class Draw:
 @dataclass(frozen=True)
 class PlayStep:
     plays: tuple[str, ...]
-    or_pass: bool
+    or_pass: bool  # a seat with no legal play passes
     when: object | None
     provenance: Provenance
+    optional: bool = False  # `may play`: a pass is open even to a seat that could play
 
 
 @dataclass(frozen=True)

@@ -362,7 +362,11 @@ class _ToAst(Transformer):
 
     def turn_play(self, meta, c):  # (plays, or_pass, guard or None)
         names = tuple(_ident(t) for t in c[:-3])
-        return _clause("play_step", meta, [names, c[-3] is not None, c[-2]], c[-1])
+        return _clause("play_step", meta, [names, c[-3] is not None, c[-2], False], c[-1])
+
+    def turn_may_play(self, meta, c):  # (plays, guard or None): a pass is always open
+        names = tuple(_ident(t) for t in c[:-2])
+        return _clause("play_step", meta, [names, True, c[-2], True], c[-1])
 
     def turn_draw(self, meta, c):  # (count, from, to, guard or None)
         return _clause("draw", meta, [c[0], _ident(c[1]), _ident(c[2]), c[3]], c[4])

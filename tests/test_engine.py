@@ -515,3 +515,17 @@ def test_bots_play_compound_plays_to_the_end():
         game = Game(compiled, seed=seed)
         play_out(game, [RandomBot(random.Random(seed + s)) for s in range(3)])
         assert game.over
+
+
+def test_may_play_lets_a_seat_pass_though_it_could_play():
+    text = FINAL.replace("final round last when count(stock) == 0 {\n    play one of lay or pass",
+                         "final round last when count(stock) == 0 {\n    may play one of lay")
+    compiled = compile_ruleset(load_text(text, "may.rules").model, 2)
+    game = position(compiled, {"hand": {0: ["n1"], 1: ["n2"]}, "stock": ["n4"]})
+    game.apply("lay n1")  # seat 0's last turn; then the final round, seat 1 first
+    assert game.state.final_turns == 2 and game.open_plays() == ("lay", "pass")
+    assert sorted(str(m) for m in game.legal_moves(1)) == ["lay n2", "pass"]
+    game.apply("pass")
+    assert game.to_move == 0 and game.state.passed is False
+    game.apply("pass")
+    assert game.over and game.state.totals == [1, 1]  # each kept a card: n4 and n2
