@@ -880,7 +880,7 @@ class Checker:
         match e:
             case s.Number(value):
                 return m.Const(value, "int")
-            case s.Name(name):
+            case s.Name():
                 return self._name(e, scope)
             case s.ZoneOf(zone, seat):
                 z = self._zone(zone, per_seat=True)
@@ -890,7 +890,7 @@ class Checker:
                                     "write e.g. hand of self, or row of s inside `some s in seats: ...`")
                     return None
                 return m.ZoneRef(z.name, who, z.piles, "zone:piles" if z.piles else "zone") if z and who else None
-            case s.Attr(obj, attr):
+            case s.Attr():
                 return self._attr(e, scope)
             case s.Call():
                 return self._call(e, scope)
@@ -916,7 +916,7 @@ class Checker:
                     return None
                 b = self._bool(body, {**scope, var.text: elem})
                 return m.Quantifier(kind, var.text, c, b) if b else None
-            case s.Binary(op, left, right):
+            case s.Binary():
                 return self._binary(e, scope)
         self.sink.error("this expression cannot be used here", getattr(e, "span", None), "")
         return None

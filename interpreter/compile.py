@@ -365,7 +365,7 @@ class _Compiler:
         a, b = self._read(left, slots), self._read(right, slots)
         if a is None or b is None:
             return None
-        (ka, ta, sa, ca), (kb, tb, sb, cb) = a, b
+        (ka, ta, sa, _), (kb, tb, sb, cb) = a, b  # a constant is only ever on the right
         if ka == "top" and kb == "attr":
             return lambda env: op(ta[env[sa][-1]], tb[env[sb]])
         if ka == "attr" and kb == "attr":

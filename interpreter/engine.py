@@ -2,9 +2,10 @@
 
 One seeded `random.Random` owns all chance, so a seed and a list of moves replay a game
 exactly. The engine runs the compiled turn program: automatic steps (draws) run by themselves;
-a play step waits for its seat's decision; a seat with no legal play passes. After every step
-the round's end conditions are checked; a round's end scores it, and the match goes on until
-its `until` holds.
+a play step waits for its seat's decision, or passes it where the step says so. After every
+step the round's end conditions are checked and the response window, if the rules have one,
+asks every seat in turn; a final round gives each seat one last turn. A round's end scores
+it, and the match goes on until its `until` holds.
 
 The hot path works on *actions*, tuples `(play, face, seat, pile)` with pile -1 for a new pile
 (or a zone of plain cards), seat -1 for a shared zone, and for a compound play a pair of faces;
@@ -17,11 +18,11 @@ from dataclasses import dataclass, field
 
 from .compile import (CARD, CHOSEN, ENV_SIZE, MATE, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE, TARGET,
                       TOTALS, ZONES, Compiled, CStep)
-from .notation import IllegalMoveError, Move, MoveError, parse_move
+from .notation import IllegalMoveError, Move, parse_move
 from .unparse import unparse
 
 MAX_ROUNDS = 10_000
-PASS = (None, -1, -1, -1)  # the action of passing in a response window
+PASS = (None, -1, -1, -1)  # the action of passing: in a response window, or at a `may play` step
 
 
 class EngineError(Exception):
@@ -671,10 +672,3 @@ class Game:
         where = cite(provenance)
         return f"{what}: the rule is `{rule}`" + (f" ({where})" if where else "") + (
             f" [line {provenance.line}]" if provenance.line else "")
-
-
-def new_game(compiled: Compiled, seed: int = 0) -> Game:
-    return Game(compiled, seed)
-
-
-__all__ = ["Game", "State", "RoundResult", "EngineError", "PositionError", "MoveError", "new_game", "cite"]

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .conftest import REPO, RULESETS, cli, cli_process
+from .conftest import RULESETS, cli, cli_process
 
 # A small game of our own, so that these tests do not move when the shipped examples do.
 SMALL = """game "Small" { document "book" "A test book" }
