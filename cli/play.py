@@ -13,25 +13,31 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from ..interpreter import gamelog
 from ..interpreter.bots import BOTS
+from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
 from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
 from ..interpreter.engine import EngineError, Game, RoundResult
 from ..interpreter.load import resolve
+from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
 from .common import EXIT_FINDINGS, EXIT_USAGE, compile_or_exit, err, fail, load_or_exit, out, parse_params
 from .render import moves_of, plural, view_of
 
 HUMAN = "human"
-COMMANDS = ("help", "moves", "view", "why ", "quit")
+COMMANDS = ("help", "moves", "view", "why ", "card ", "quit")
 HELP_TEXT = f"""\
 Type a move's number from the list, or the move itself: {HELP}.
 The play's name may be left out when only one play is open. Seats and piles count from 0;
 piles read bottom to top, the top card last.
   moves      list the legal moves again      view   show the table again
-  why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)"""
+  why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)
+  card NAME  what a card does, and which rules say so; `card` alone lists the kinds"""
 
 
 class Quit(Exception):
@@ -129,6 +135,8 @@ class Session:
                 self._show(seat, moves=False)
             elif command == "why":
                 self._why(rest.strip(), seat)
+            elif command == "card":
+                self._card(rest.strip())
             else:
                 try:
                     return self._action(line, seat)
@@ -160,6 +168,15 @@ class Session:
         else:
             out.print(f"{move}: {self.game.why_illegal(move)}", markup=False, soft_wrap=False)
 
+    def _card(self, name: str) -> None:
+        if not name:
+            out.print(kinds_of(self.game.c.model))
+            return
+        try:
+            out.print(card_of(describe(self.game.c, name)), soft_wrap=False)
+        except UnknownCard as e:
+            err.print(f"{e}\n  hint: {e.hint + ' ' if e.hint else ''}`card` alone lists the card kinds", markup=False)
+
     def _show(self, seat: int, moves: bool = True) -> None:
         out.print(view_of(self.game.view(seat), self.game.c.model, self.kinds))
         if moves:
@@ -177,6 +194,60 @@ class Session:
             print_winners(self.game, self.kinds)
         else:
             out.rule(f"round {self.game.state.round + 1}: seat {self.game.to_move} starts", style="dim")
+
+
+_TIMING = {TURN: "on a turn", WINDOW: "out of turn", FINAL: "in the final round"}
+
+
+def card_of(info: CardInfo) -> RenderableType:
+    """`card NAME`: the card's values and copies, then each play it is used in, item by item,
+    each item's provenance dim beneath it and the item that takes the card in bold."""
+    copies = f"{info.copies} cop{'y' if info.copies == 1 else 'ies'}"
+    head = Text(info.name, style="bold")
+    if len(info.faces) > 1:
+        head.append(f" · a kind of {len(info.faces)} faces: {_some(info.faces)} · {copies} each")
+    else:
+        head.append((f" · kind {info.kind}" if info.kind != info.name else "") + f" · {copies}")
+    head.append(" · " + ", ".join(f"{attr} {value}" for attr, value in info.attributes))
+    cited = (info.provenance, info.copies_provenance and f"copies: {info.copies_provenance}")
+    lines: list[RenderableType] = [head, *(_dim(p, 2) for p in cited if p)]
+    lines.append(Text(f"used in {plural(len(info.uses), 'play')}" + (":" if info.uses else ""), style="bold dim"))
+    for use in info.uses:
+        line = Text(f"play {use.play}", style="bold")
+        line.append(" · as its second card (with)" if use.second else "")
+        line.append(" · " + (", ".join(_TIMING[t] for t in use.timing) or "in no turn step: never made"))
+        line.append(f" · if {use.condition}" if use.condition else "")
+        items = Table.grid()  # wrapped lines hang under an item's text, its provenance further in
+        items.add_column(no_wrap=True)
+        items.add_column()
+        if use.provenance:
+            items.add_row("", _dim(use.provenance, 2))
+        own = use.items[1 if use.second else 0]
+        for item in use.items:
+            items.add_row("  • ", Text(item.text, style="bold" if item is own else ""))
+            if item.provenance:
+                items.add_row("", _dim(item.provenance, 2))
+        lines += [line, items]
+    return Group(*lines)
+
+
+def _dim(text: str, indent: int) -> RenderableType:
+    return Padding(Text(text, style="dim"), (0, 0, 0, indent), expand=False)
+
+
+def kinds_of(model: Ruleset) -> RenderableType:
+    """`card` alone: the card kinds, their faces and how many cards each puts in the deck."""
+    grid = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
+    grid.add_column("kind", no_wrap=True)
+    grid.add_column("faces", overflow="fold")
+    grid.add_column("cards", justify="right")
+    for kind, faces in faces_by_kind(model).items():
+        grid.add_row(kind, _some([c.face for c in faces]), str(sum(c.copies for c in faces)))
+    return Group(grid, Text("card NAME (a face or a kind) tells what it does", style="dim"))
+
+
+def _some(faces) -> str:
+    return " ".join(faces) if len(faces) <= 5 else f"{' '.join(faces[:3])} … {faces[-1]}"
 
 
 def print_round(result: RoundResult, kinds: list[str]) -> None:

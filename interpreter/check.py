@@ -997,9 +997,13 @@ class Checker:
         filled = _substitute(body, {p.text: a for p, a in zip(params, call.args)}, len(self._expanding))
         self._expanding.append(name)
         try:
-            return self._expr(filled, scope)
+            typed = self._expr(filled, scope)
         finally:
             self._expanding.pop()
+        args = tuple(self._expr(a, scope) for a in call.args)
+        if typed is None or None in args:
+            return None
+        return m.Defined(name, args, typed, typed.type)
 
     def _defines_sound(self) -> None:
         """Every define reads only what it is given, and none calls itself, directly or not."""

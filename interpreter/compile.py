@@ -293,6 +293,8 @@ class _Compiler:
                 return self._call(fn, arg, slots)
             case m.Each():
                 return self._each(e, slots)
+            case m.Defined(body=body):
+                return self.expr(body, slots)
             case m.Op(op=op, left=left, right=right):
                 if op in _COMPARISONS:
                     fused = self._fused_compare(_COMPARISONS[op], left, right, slots)
@@ -330,6 +332,8 @@ class _Compiler:
         raise TypeError(f"cannot compile {e!r}")
 
     def _read(self, e, slots) -> tuple | None:
+        if isinstance(e, m.Defined):
+            return self._read(e.body, slots)
         """A value the hot conditions read most, as (how, table, slot, constant), so that a
         comparison of two of them is one closure: a constant or param, a name in a slot, the
         length of a list in a slot or of a zone (shared, or of the seat in a slot), an attribute

@@ -81,6 +81,8 @@ def tree(e) -> dict:
             return {"node": "attr", "type": t, "object": tree(obj), "attribute": attr}
         case m.Call(function=fn, args=args, type=t):
             return {"node": "call", "type": t, "function": fn, "args": [tree(a) for a in args]}
+        case m.Defined(name=name, args=args, body=body, type=t):
+            return {"node": "define", "type": t, "name": name, "args": [tree(a) for a in args], "body": tree(body)}
         case m.Each(function=fn, var=var, collection=coll, body=body, filter=filt, type=t):
             return {"node": "each", "type": t, "function": fn, "var": var, "in": tree(coll), "body": tree(body),
                     "filter": filt}

@@ -82,6 +82,16 @@ class Each:
 
 
 @dataclass(frozen=True)
+class Defined:
+    """A call of a `define`: shown as the call, run as its body with the arguments filled in."""
+
+    name: str
+    args: tuple
+    body: object
+    type: str
+
+
+@dataclass(frozen=True)
 class Op:
     op: str
     left: object

@@ -26,7 +26,7 @@ def unparse(e, outer: int = 0) -> str:
             return f"{zone} of {unparse(seat, 9)}"
         case m.AttrOf(obj=obj, attr=attr):
             return f"{unparse(obj, 9)}.{attr}"
-        case m.Call(function=fn, args=args):
+        case m.Defined(name=fn, args=args) | m.Call(function=fn, args=args):
             return f"{fn}({', '.join(unparse(a) for a in args)})"
         case m.Each(function=fn, var=var, collection=coll, body=body, filter=filt):
             return f"{fn}({var} in {unparse(coll)}{' where ' if filt else ': '}{unparse(body)})"
