@@ -22,6 +22,7 @@ from .notation import IllegalMoveError, Move, parse_move
 from .unparse import unparse
 
 MAX_ROUNDS = 10_000
+SEATS_TEXT = {"any": "any seat", "other": "any other seat", "self": "self"}  # as a rules file writes them
 PASS = (None, -1, -1, -1)  # the action of passing: in a response window, or at a `may play` step
 
 
@@ -196,7 +197,8 @@ class Game:
             index.get(part.lower(), -1) for part in move.card.split("+"))
         for action in self._actions:
             play, f, seat, pile = action
-            if play.name == move.play and f == face and seat == (-1 if move.seat is None else move.seat) and pile == (
+            if play is not None and play.name == move.play and f == face and seat == (
+                    -1 if move.seat is None else move.seat) and pile == (
                     -1 if move.pile is None else move.pile):
                 return action
         raise IllegalMoveError(self.why_illegal(move), str(move))
@@ -630,7 +632,7 @@ class Game:
                 return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
             if move.seat not in self._dest[play.dest_seats][seat]:
                 return self._because(f"'{play.name}' may not go to seat {move.seat}",
-                                     f"to {model.dest_zone} of {model.dest_seats} seat", model.dest_provenance)
+                                     f"to {model.dest_zone} of {SEATS_TEXT[model.dest_seats]}", model.dest_provenance)
             zone, where, at = zones[play.dest_zone][move.seat], f"seat {move.seat}'s {model.dest_zone}", f"@{move.seat}"
         env[TARGET], env[OWNER] = zone, -1 if move.seat is None else move.seat
         if play.new_pile is None and play.onto_pile is None:
@@ -658,7 +660,7 @@ class Game:
             return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
         if move.seat not in self._dest[seats][seat]:
             return self._because(f"'{play.name}' may not choose seat {move.seat}",
-                                 f"choose {kind} {choose.name} of {seats} seat", choose.provenance)
+                                 f"choose {kind} {choose.name} of {SEATS_TEXT[seats]}", choose.provenance)
         if kind == "pile":
             zone = self.state.zones[piles_zone][move.seat]
             if not 0 <= move.pile < len(zone):

@@ -116,18 +116,12 @@ def test_every_play_and_clause_has_a_scenario_citing_its_source(arne, scenario_f
         assert clause in text, clause
 
 
-def test_scenarios_via_the_command():
+def test_scenarios_via_the_command(scenario_file):
     done = cli("scenarios", SCENARIOS)
     assert done.code == 0, done.stdout
-    assert re.search(r"(\d+) scenarios: \1 passed, 0 failed \(ARNE, ", done.stdout.splitlines()[-1])
+    count = len(scenario_file.scenarios)
+    assert done.stdout.splitlines()[-1].startswith(f"{count} scenarios: {count} passed, 0 failed (ARNE, ")
     assert done.stderr == ""
-
-
-def test_scenarios_as_a_process_in_json(scenario_file):
-    done = cli_process("scenarios", "rulesets/arne_92.scenarios.yaml", "--json")
-    assert done.code == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert report["ok"] and report["failed"] == 0 and report["passed"] == len(scenario_file.scenarios)
 
 
 @pytest.mark.parametrize("old, new", [
@@ -136,8 +130,6 @@ def test_scenarios_as_a_process_in_json(scenario_file):
     ("round_over: {reason: last_black, scores: [2600, 0, 0]}", "round_over: {reason: last_black, scores: [1300, 0, 0]}"),
     ("      - play: steal_top steal\n", "      - refuse: steal_top steal\n"),
     ("- play: reverse reverse\n        by: 2", "- play: reverse reverse\n        by: 1"),
-    ('because: "at most once per card in the whole game, even after it is zapped"',
-     'because: "a zapped card may be zeroed"'),
 ])
 def test_a_changed_expectation_fails(old, new):
     """The scenarios claim what they show: change one claim and its scenario fails."""
@@ -173,20 +165,17 @@ scenarios:
 # ------------------------------------------------------------------ an engine bug, pinned
 
 
-def position(arne, zones: dict, players: int = 3) -> Game:
-    game = Game(compile_ruleset(arne.model, players, {}), 1, deal=False)
+def position(arne, zones: dict) -> Game:
+    game = Game(compile_ruleset(arne.model, 3, {}), 1, deal=False)
     game.set_position(zones, rest="box")
     return game
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError,
-                   reason="engine bug: Game.action_of compares play.name for every action, and the "
-                          "window's PASS action has play None; an illegal move in a window crashes")
 def test_an_illegal_move_in_a_window_is_refused(arne):
     game = position(arne, {"badge": {0: ["blue"], 1: ["green"], 2: ["red"]}, "hand": {0: ["zero", "blue50"]},
                            "row": {1: [["green100"]]}, "draw": ["yellow50"]})
     assert game.open_plays()[-1] == "pass"  # a response window is open
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match="seat 1's row has 1 piles, numbered 0 to 0"):
         game.apply("zero zero @1/5")
 
 
@@ -227,7 +216,7 @@ def lies_right(row: list[list[str]], colour: str) -> list[str]:
     return wrong
 
 
-@pytest.mark.parametrize("players, games", [(2, 90), (3, 80), (4, 70)])
+@pytest.mark.parametrize("players, games", [(2, 80), (3, 70), (4, 60)])
 def test_random_matches_keep_every_invariant(arne, players, games):
     c = compile_ruleset(arne.model, players, {})
     checker, plays, problems = Checker(), Counter(), []
