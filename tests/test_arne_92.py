@@ -201,7 +201,7 @@ def score(row: list[list[str]]) -> int:
 
 def lies_right(row: list[list[str]], colour: str) -> list[str]:
     """What is wrong with one seat's row: each pile is a value card, an x2 or a -200 with at most
-    one chameleon (right on it, exactly when the card is not the row's colour), 3x, zero and zap;
+    one chameleon (right on it, and always when the card is not the row's colour), 3x, zero and zap;
     a zero only on a value card or x2, a zap only on a zero or a -200."""
     wrong = []
     for pile in row:
@@ -209,8 +209,8 @@ def lies_right(row: list[list[str]], colour: str) -> list[str]:
         kind = next((k for k, r in (("value", VALUE), ("double", DOUBLE), ("minus", MINUS)) if r.match(bottom)), None)
         if kind is None or any(f not in ON_A_CARD for f in on) or len(set(on)) != len(on):
             wrong.append(f"{pile}: not a card with what may lie on it")
-        elif ("chameleon" in on) != (not bottom.startswith(colour)) or ("chameleon" in on and on[0] != "chameleon"):
-            wrong.append(f"{pile}: a chameleon exactly when the card is not {colour}, right on it")
+        elif (not bottom.startswith(colour) and "chameleon" not in on) or ("chameleon" in on and on[0] != "chameleon"):
+            wrong.append(f"{pile}: a chameleon whenever the card is not {colour}, right on it")
         elif "zero" in on and kind == "minus" or "zap" in on and "zero" not in on and kind != "minus":
             wrong.append(f"{pile}: a zero on a -200, or a zap on nothing to cancel")
     return wrong
