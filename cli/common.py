@@ -5,9 +5,10 @@ from __future__ import annotations
 import typer
 from rich.console import Console
 
+from ..interpreter import gamelog
 from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
 from ..interpreter.diagnostics import RulesError, render_all
-from ..interpreter.load import Loaded, load
+from ..interpreter.load import Loaded, load, resolve
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -53,3 +54,20 @@ def compile_or_exit(loaded: Loaded, players: int | None, params: dict[str, int] 
     except ConfigError as e:
         raise fail(str(e), f"players: {model.players[0]}..{model.players[1]}; params: "
                    + (", ".join(f"{p.name} {p.low}..{p.high}" for p in model.params) or "none"), EXIT_USAGE) from None
+
+
+def compile_log_ruleset(log: gamelog.GameLog, log_file: str) -> Compiled:
+    """The log's ruleset (beside the log, or from here) compiled with the log's options; a changed
+    ruleset is a warning, since the replay tells whether the moves still apply."""
+    path = gamelog.ruleset_path(log, log_file)
+    if not resolve(path).is_file():
+        raise fail(f"{log_file}: its ruleset '{log.ruleset}' is found neither beside the log nor from here",
+                   "run from the folder the game was played in, or edit the log's \"ruleset\"")
+    loaded = load_or_exit(path)
+    if gamelog.sha256_of(resolve(path)) != log.ruleset_sha256:
+        err.print(f"warning: {path} has changed since the log was written (its sha256 differs); replaying anyway",
+                  markup=False)
+    try:
+        return compile_ruleset(loaded.model, log.players, log.params)
+    except ConfigError as e:
+        raise fail(f"{log_file}: the log's options do not fit {path}: {e}") from None

@@ -7,9 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..interpreter import gamelog, redact as redacting
-from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
-from ..interpreter.load import resolve
-from .common import EXIT_USAGE, err, fail, load_or_exit, out
+from .common import EXIT_USAGE, compile_log_ruleset, fail, out
 
 app = typer.Typer(help="Work with game logs: redact one for a seat.", no_args_is_help=True)
 
@@ -33,23 +31,6 @@ def read_or_exit(log_file: str, game: int) -> gamelog.GameLog:
         raise fail(str(e), LOG_HINT) from None
 
 
-def compiled_for(log: gamelog.GameLog, log_file: str) -> Compiled:
-    """The log's ruleset (beside the log, or from here) compiled with the log's options; a changed
-    ruleset is a warning, since the replay tells whether the moves still apply."""
-    path = gamelog.ruleset_path(log, log_file)
-    if not resolve(path).is_file():
-        raise fail(f"{log_file}: its ruleset '{log.ruleset}' is found neither beside the log nor from here",
-                   "run from the folder the game was played in, or edit the log's \"ruleset\"")
-    loaded = load_or_exit(path)
-    if gamelog.sha256_of(resolve(path)) != log.ruleset_sha256:
-        err.print(f"warning: {path} has changed since the log was written (its sha256 differs); replaying anyway",
-                  markup=False)
-    try:
-        return compile_ruleset(loaded.model, log.players, log.params)
-    except ConfigError as e:
-        raise fail(f"{log_file}: the log's options do not fit {path}: {e}") from None
-
-
 @app.command("redact")
 def redact(
     log_file: Annotated[str, typer.Argument(metavar="LOG", help="A game log: one match (play --log) or one a line "
@@ -69,7 +50,7 @@ def redact(
     if not 0 <= seat < log.players:
         raise fail(f"--seat {seat}: the match in {log_file} has seats 0 to {log.players - 1}",
                    "seats count from 0", EXIT_USAGE)
-    compiled = compiled_for(log, log_file)
+    compiled = compile_log_ruleset(log, log_file)
     try:
         seat_log = redacting.redact(log, compiled, seat)
     except gamelog.ReplayError as e:

@@ -21,12 +21,13 @@ from rich.text import Text
 from ..interpreter import gamelog
 from ..interpreter.bots import BOTS
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
-from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
+from ..interpreter.compile import Compiled
 from ..interpreter.engine import EngineError, Game, RoundResult
 from ..interpreter.load import resolve
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
-from .common import EXIT_FINDINGS, EXIT_USAGE, compile_or_exit, err, fail, load_or_exit, out, parse_params
+from .common import (EXIT_FINDINGS, EXIT_USAGE, compile_log_ruleset, compile_or_exit, err, fail, load_or_exit, out,
+                     parse_params)
 from .render import moves_of, plural, view_of
 
 HUMAN = "human"
@@ -377,18 +378,7 @@ def replay(
         raise fail(str(e), "count the lines of the file: one match a line", EXIT_USAGE) from None
     except gamelog.LogError as e:
         raise fail(str(e), "a game log is the JSON file `cardrules play --log FILE` writes") from None
-    path = gamelog.ruleset_path(log, log_file)
-    if not resolve(path).is_file():
-        raise fail(f"{log_file}: its ruleset '{log.ruleset}' is found neither beside the log nor from here",
-                   "run replay from the folder the game was played in, or edit the log's \"ruleset\"")
-    loaded = load_or_exit(path)
-    if gamelog.sha256_of(resolve(path)) != log.ruleset_sha256:
-        err.print(f"warning: {path} has changed since the log was written (its sha256 differs); replaying anyway",
-                  markup=False)
-    try:
-        compiled = compile_ruleset(loaded.model, log.players, log.params)
-    except ConfigError as e:
-        raise fail(f"{log_file}: the log's options do not fit {path}: {e}") from None
+    compiled = compile_log_ruleset(log, log_file)
     rounds_shown = 0
 
     def show(number: int, seat: int, text: str, game: Game) -> None:
@@ -403,7 +393,7 @@ def replay(
     except gamelog.ReplayError as e:
         raise fail(f"{log_file}: {e}", "the log was written with another ruleset or edited by hand"
                    if e.move else "the log's result was edited, or the ruleset changed") from None
-    out.print(f"{loaded.model.title}: {log.players} players ({', '.join(log.seats)}), seed {log.seed}: "
+    out.print(f"{compiled.model.title}: {log.players} players ({', '.join(log.seats)}), seed {log.seed}: "
               f"{plural(len(log.moves), 'move')} replayed", markup=False)
     if not verbose and game.state.results:
         print_totals(game, list(log.seats))
