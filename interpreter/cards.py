@@ -4,8 +4,8 @@ be used in, each item of the play as the author wrote it, with its provenance.
 Whether a card can be used in a play is decided by the card alone. Each condition of the play
 is worked out as far as the card's own values settle it; what is left depends on the table and
 is kept, as text, as the condition of that use. So a play is listed when some seat, at some
-moment, may make it with this card: `card steal` lists a play that needs cards in the discard
-pile even while the pile is empty, which a test of the filters on one position would miss.
+moment, may make it with this card: a card whose play needs cards in some pile is listed even
+while that pile is empty, which a test of the filters on one position would miss.
 A card kind is described with the attributes its faces share, the others left to the table.
 """
 from __future__ import annotations
