@@ -16,45 +16,16 @@ from cardrules.interpreter.notation import Move
 from cardrules.interpreter.selfplay import run
 
 from .conftest import REPO, RULESETS, cli
+from .test_engine import QUICK
 
 KLATS = str(RULESETS / "klats.rules")
 EXAMPLES = REPO / "docs" / "examples"
 TIMING = {"wall_seconds", "games_per_second"}
 
-# Out-of-turn plays in a response window (so `pass` is a move), a reverse and a jump.
-WINDOWS = """\
-game "Windows" { }
-players 2..4
-attribute type { number, jump, flip }
-attribute n in 1..6
-card num { type = number  n each  copies 3  face "n{n}" }
-card jump { type = jump  copies 2  face "jump" }
-card flip { type = flip  copies 2  face "flip" }
-zone stock shared hidden
-zone hand per seat owner
-zone table shared public
-setup {
-    shuffle deck into stock
-    deal 3 from stock to hand
-}
-play lay { card from hand where card.type == number  to table }
-play jump { card from hand where card.type == jump  to table  then next turn to self }
-play flip { card from hand where card.type == flip  to table  then reverse }
-turn {
-    draw 1 from stock to hand
-    play one of lay or pass
-}
-window {
-    play any of jump, flip
-    open after every step
-}
-end round out when count(stock) == 0
-score s = count(hand of s)
-match {
-    until round >= 2
-    winner lowest
-}
-"""
+# Out-of-turn plays in a response window (so `pass` is a move), a reverse and a jump: the engine
+# tests' game, for up to 4 players and two rounds.
+WINDOWS = QUICK.replace("players 2..3", "players 2..4").replace("n in 1..5", "n in 1..6").replace(
+    "copies 2  face \"n{n}\"", "copies 3  face \"n{n}\"").replace("until round >= 1", "until round >= 2")
 
 # Effects that move cards: a chosen seat robbed at random, a chosen pile taken whole or in part.
 PICKPOCKET = """\
