@@ -25,6 +25,9 @@ PLAY_TARGET = {**PLAY_CARD, "target": "zone", "owner": "seat"}
 TURN_STEP = {**GLOBAL, "self": "seat", "passed": "bool"}
 SETUP = {"players": "int"}  # setup counts are known before play: numbers, params and players
 SETUP_FILTER = {**SETUP, "seats": "list:seat", "card": "card"}  # a setup `where` reads the table as set so far
+MARKS = "@marks"  # in a scope: `card.MARK` may be read (never a name: no identifier has an @)
+DECK = {**SETUP, "card": "card", MARKS: ""}  # a deck rule reads a copy's attributes and marks
+FACE = {"card": "card"}  # a mark's condition reads the face's attributes
 
 # The functions of the language: name -> the forms it takes, as the hint shows them.
 FUNCTIONS = {
@@ -35,10 +38,12 @@ FUNCTIONS = {
     "product": "product(LIST of numbers) or product(x in LIST: NUMBER)",
     "distinct": "distinct(LIST)", "piles": "piles(ZONE of piles)", "tops": "tops(ZONE of piles)",
     "top": "top(PILE or ZONE of cards)", "bottom": "bottom(PILE or ZONE of cards)", "cards": "cards(ZONE or PILE)", "values": "values(ATTRIBUTE)",
+    "seat": "seat(NUMBER): the seat of that number, counted round the table", "index": "index(SEAT): the seat's number",
 }
 MATCH_UNTIL = {**GLOBAL, "totals": "list:int", "round": "int"}
 MATCH_STARTER = {**GLOBAL, "round": "int"}
-CONTEXTS = {"SETUP": SETUP, "GLOBAL": GLOBAL, "PLAY_CARD": PLAY_CARD, "PLAY_TARGET": PLAY_TARGET,
+CONTEXTS = {"SETUP": SETUP, "DECK": {k: v for k, v in DECK.items() if k != MARKS}, "GLOBAL": GLOBAL,
+            "PLAY_CARD": PLAY_CARD, "PLAY_TARGET": PLAY_TARGET,
             "TURN_STEP": TURN_STEP, "MATCH_UNTIL": MATCH_UNTIL, "MATCH_STARTER": MATCH_STARTER}
 CONTEXT_NAMES = {**PLAY_TARGET, **TURN_STEP, **MATCH_UNTIL, "pile": "pile"}  # no ruleset may define these
 
@@ -66,7 +71,7 @@ def near(word: str, choices) -> str:
 
 _ITEM_WORDS = {"card": "card from", "to": "to", "new_pile": "new pile", "onto_pile": "onto pile", "choose": "choose",
                "with": "with"}
-_EFFECTS = ("merge", "reverse", "next_turn", "move_cards", "move_pile")  # a play's `then` items, run in order
+_EFFECTS = ("merge", "reverse", "next_turn", "move_cards", "move_pile", "swap", "pass_zone", "no_answer")  # a play's `then` items, run in order
 
 
 def _in_expressions(space: str) -> bool:
@@ -187,6 +192,7 @@ class _Names:
     documents: dict[str, m.Document] = field(default_factory=dict)
     spans: dict[tuple[str, str], Span] = field(default_factory=dict)
     broken: set[str] = field(default_factory=set)  # attributes defined with an error already reported
+    marks: dict[str, Span] = field(default_factory=dict)  # mark -> where first set
     used: set[tuple[str, str]] = field(default_factory=set)
 
 
@@ -215,7 +221,10 @@ class Checker:
         final = self._final()
         score = self._score(singles.get("score"))
         match = self._match(singles.get("match"))
-        self._deck_deals(players, deck, setup)
+        deck_rules = self._deck_rules()
+        sets = self._sets(singles.get("decks"))
+        if not deck_rules and sets[0] == 1:  # else the deck in play depends on the count: compile tells
+            self._deck_deals(players, deck, setup)
         self._provenance_documents()
         self._unused()
         if self.sink.errors or None in (header, players, score, match):
@@ -225,7 +234,9 @@ class Checker:
             players=players[0], players_provenance=players[1], params=tuple(self.names.params.values()),
             attributes=tuple(self.names.attributes.values()), kinds=kinds, deck=deck,
             zones=tuple(self.names.zones.values()), setup=setup, plays=tuple(plays.values()), turn=turn,
-            window=window, round_ends=round_ends, final=final, score=score, match=match)
+            window=window, round_ends=round_ends, final=final, score=score, match=match,
+            player_counts=players[2], deck_rules=deck_rules, sets=sets[0], sets_provenance=sets[1],
+            marks=tuple(self.names.marks))
 
     # ---------------------------------------------------------------- first pass
 
@@ -237,7 +248,7 @@ class Checker:
                             'turn, end round, score and match')
             return seen
         for c in self.clauses:
-            if c.kind in ("game", "players", "setup", "turn", "window", "score", "match"):
+            if c.kind in ("game", "players", "setup", "turn", "window", "score", "match", "decks"):
                 if c.kind in seen:
                     self.sink.error(f"a second '{c.kind}' clause", c.span,
                                     f"a ruleset has one; the first is at line {seen[c.kind].span.line}")
@@ -355,14 +366,21 @@ class Checker:
     def _players(self, c: s.Clause | None):
         if c is None:
             return None
-        low, high = c.parts
-        if not self._range(low, high):
+        low, high, listed = c.parts
+        if listed is not None:
+            counts = [n.value for n in listed]
+            if counts != sorted(set(counts)):
+                self.sink.error("the player counts are not listed from the fewest up, each once", c.span,
+                                "e.g. players 4, 6, 8")
+                return None
+        elif not self._range(low, high):
             return None
         if low.value < 1 or high.value > MAX_PLAYERS:
             self.sink.error(f"players {low.value}..{high.value} is outside 1..{MAX_PLAYERS}", c.span,
                             f"a game has 1 to {MAX_PLAYERS} players")
             return None
-        return (low.value, high.value), _provenance(c.provs, c.span)
+        counts = tuple(n.value for n in listed) if listed is not None else ()
+        return (low.value, high.value), _provenance(c.provs, c.span), counts
 
     # ---------------------------------------------------------------- cards
 
@@ -377,11 +395,13 @@ class Checker:
                 continue
             kinds.append(kind)
             clashes = []
-            for card in self._faces(kind, c):
-                if card.face.lower() in faces:
-                    clashes.append(card.face)
+            for card in self._faces(kind, c):  # a face in any language names one card in every move
+                spellings = {card.face.lower(), *(text.lower() for _, text in card.names)}
+                clash = next((f for f in spellings if f in faces), None)
+                if clash is not None:
+                    clashes.append(clash)
                     continue
-                faces[card.face.lower()] = kind.name
+                faces.update(dict.fromkeys(spellings, kind.name))
                 deck.append(card)
                 size += card.copies
             if clashes:  # one error per kind, not one per face
@@ -399,6 +419,7 @@ class Checker:
         name = c.parts[0].text
         attrs: dict[str, str | int | None] = {}
         copies, copies_prov, face, labels, ok = 1, m.NO_PROVENANCE, None, [], True
+        faces, marks = [], []
         for item in c.items:
             if item.kind in ("each", "fixed"):
                 attr = item.parts[0]
@@ -420,24 +441,47 @@ class Checker:
                     self.sink.error(f"{copies} copies", item.parts[0].span, f"a card has 1 to {MAX_COPIES} copies")
                     ok = False
             elif item.kind == "face":
-                face = item.parts[0]
-                for hole in re.findall(r"{([^}]*)}", face):
+                template, lang = item.parts
+                if lang is not None:
+                    if any(lang.text == l for l, _ in faces):
+                        self.sink.error(f"a second face in '{lang.text}'", lang.span, "give each language one face")
+                    faces.append((lang.text, template))
+                else:
+                    face = template
+                for hole in re.findall(r"{([^}]*)}", template):
                     if hole not in [a for a in attrs] + [i.parts[0].text for i in c.items if i.kind in ("each", "fixed")]:
                         self.sink.error(f"the face template names '{hole}', which card '{name}' does not set",
                                         item.span, "use {ATTRIBUTE} for an attribute the card sets")
                         ok = False
-                if not face.strip() or re.search(r"[\s@/+]", re.sub(r"{[^}]*}", "x", face)):
-                    self.sink.error(f"the face {face!r} has a space, '@', '/' or '+'", item.span,
+                if not template.strip() or re.search(r"[\s@/+]", re.sub(r"{[^}]*}", "x", template)):
+                    self.sink.error(f"the face {template!r} has a space, '@', '/' or '+'", item.span,
                                     "faces are typed in moves: use letters, digits, - or _")
                     ok = False
             elif item.kind == "name":
                 labels.append((item.parts[0].text, item.parts[1]))
+            elif item.kind == "mark":
+                mark = self._mark(item)
+                ok = ok and mark is not None
+                marks.append(mark)
         if face is None:
             face = name + "".join("-{%s}" % a for a, v in attrs.items() if v is None)
         if not ok:
             return None
         return m.CardKind(name, tuple(labels), tuple(attrs.items()), copies, face,
-                          _provenance(c.provs, c.span), copies_prov)
+                          _provenance(c.provs, c.span), copies_prov, tuple(marks), tuple(faces))
+
+    def _mark(self, item: s.Clause) -> m.Mark | None:
+        ident, count, where = item.parts
+        if ident.text in self.names.attributes or ident.text in CONTEXT_NAMES:
+            self.sink.error(f"'{ident.text}' already names an attribute or a name of the language", ident.span,
+                            "name the mark otherwise")
+            return None
+        self.names.marks.setdefault(ident.text, ident.span)
+        keep = self._bool(where, FACE) if where is not None else None
+        if where is not None and keep is None:
+            return None
+        return m.Mark(ident.text, count.value if count is not None else None, keep,
+                      _provenance(item.provs, item.span))
 
     def _fixed(self, attr: str, value) -> str | int | None:
         a = self.names.attributes[attr]
@@ -468,9 +512,20 @@ class Checker:
         cards = []
         for combo in itertools.product(*axes):
             values = dict(combo)
-            face = re.sub(r"{([^}]*)}", lambda h: str(values.get(h.group(1), "")), kind.face)
-            cards.append(m.Card(face, kind.name, tuple(combo), kind.copies))
+            cards.append(m.Card(self._fill(kind.face, values), kind.name, tuple(combo), kind.copies,
+                                tuple((lang, self._fill(t, values, lang)) for lang, t in kind.faces)))
         return cards
+
+    def _fill(self, template: str, values: dict, lang: str | None = None) -> str:
+        """A face template with the card's values in place; in a language, each enum value by
+        its label there, when it has one."""
+        def value(hole: str) -> str:
+            v = values.get(hole, "")
+            a = self.names.attributes.get(hole)
+            if lang is not None and a is not None and a.is_enum:
+                return next((text for l, text in next(x for x in a.values if x.name == v).labels if l == lang), str(v))
+            return str(v)
+        return re.sub(r"{([^}]*)}", lambda h: value(h.group(1)), template)
 
     # ---------------------------------------------------------------- zones used by clauses
 
@@ -525,7 +580,7 @@ class Checker:
 
     def _play(self, c: s.Clause) -> m.Play | None:
         name = c.parts[0].text
-        card = to = new_pile = onto = choose = mate = None
+        card = to = new_pile = onto = choose = mate = dest_seat = None
         effects = []
         target, pile_scope = PLAY_TARGET, {**PLAY_TARGET, "pile": "pile"}
         seen: dict[str, s.Clause] = {}
@@ -545,7 +600,17 @@ class Checker:
                 card = (zone.name if zone else "", where, prov)
             elif item.kind == "to":
                 zone = self._zone(item.parts[0], per_seat=item.parts[1] is not None)
-                seats = {"any_seat": "any", "other_seat": "other", "self_seat": "self", None: ""}[item.parts[1]]
+                whose = item.parts[1]
+                if isinstance(whose, str) or whose is None:
+                    seats = {"any_seat": "any", "other_seat": "other", "self_seat": "self", None: ""}[whose]
+                else:
+                    seats, dest_seat = "seat", self._expr(whose, PLAY_CARD)
+                    if dest_seat is not None and dest_seat.type != "seat":
+                        self.sink.error(f"'to {item.parts[0].text} of ...' needs a seat, not {_show(dest_seat.type)}",
+                                        whose.span, "write any seat, any other seat, self, or an expression of a seat")
+                        dest_seat = None
+                    if dest_seat is None:
+                        zone = None
                 to = (zone, seats, prov)
                 if zone is not None:
                     target = {**PLAY_TARGET, "target": "zone:piles" if zone.piles else "zone"}
@@ -604,6 +669,24 @@ class Checker:
                     effects.append(m.MovePile(pile, dest, prov))
             elif item.kind == "reverse":
                 effects.append(m.Reverse(prov))
+            elif item.kind in ("swap", "no_answer"):
+                scope = pile_scope if to and to[0] and to[0].piles else target
+                seats = [self._expr(e, scope) for e in item.parts[1:] if not isinstance(e, tuple)]
+                for e, typed in zip(item.parts[-len(seats):], seats):
+                    if typed is not None and typed.type != "seat":
+                        self.sink.error(f"this names {_show(typed.type)}, not a seat", e.span, "e.g. self, or a chosen seat")
+                if any(x is None or x.type != "seat" for x in seats):
+                    continue
+                if item.kind == "no_answer":
+                    effects.append(m.NoAnswer(seats[0], prov))
+                    continue
+                zones = [self._zone(z, per_seat=True) for z in item.parts[0]]
+                if None not in zones:
+                    effects.append(m.Swap(tuple(z.name for z in zones), seats[0], seats[1], prov))
+            elif item.kind == "pass_zone":
+                zone = self._zone(item.parts[0], per_seat=True)
+                if zone is not None:
+                    effects.append(m.PassZone(zone.name, prov))
             elif item.kind == "next_turn":
                 who = self._expr(item.parts[0], target)
                 if who is not None and who.type != "seat":
@@ -626,11 +709,14 @@ class Checker:
         if card is None or to is None or to[0] is None:
             return None
         return m.Play(name, card[0], card[1], card[2], to[0].name, to[1], to[2], new_pile, onto, choose, mate,
-                      tuple(effects),
-                      _provenance(c.provs, c.span))
+                      tuple(effects), _provenance(c.provs, c.span), dest_seat)
 
     def _choose(self, play: str, item: s.Clause, to, scope) -> m.Choose | None:
         kind, ident, zone_ident, seats, where = item.parts
+        if not isinstance(seats, str):
+            self.sink.error(f"a chosen {kind} is of any seat, any other seat or self", seats.span,
+                            f"write e.g. choose {kind} {ident.text} of any other seat where ...")
+            return None
         if to is not None and to[0] is not None and (to[0].per_seat or to[0].piles):
             self.sink.error(f"play '{play}' chooses a {kind} but puts its card in a seat's zone or a zone of piles",
                             item.span, "a play that chooses a target puts its card in a shared zone of cards, "
@@ -677,10 +763,10 @@ class Checker:
         for item in c.items if c else ():
             prov = _provenance(item.provs, item.span)
             if item.kind == "play_step":
-                names, or_pass, guard, optional = item.parts
+                names, or_pass, guard, optional, *repeat = item.parts
                 plays = tuple(self._step_plays(names))
                 when = self._bool(guard, TURN_STEP) if guard is not None else None
-                steps.append(m.PlayStep(plays, or_pass, when, prov, optional))
+                steps.append(m.PlayStep(plays, or_pass, when, prov, optional, bool(repeat)))
             elif item.kind == "draw":
                 count, source, dest, guard = item.parts
                 count = self._int(count, TURN_STEP)
@@ -783,6 +869,24 @@ class Checker:
         if starter[0] is None:
             return None
         return m.Match(until[0], until[1], winner[0], winner[1], starter[0], starter[1])
+
+    def _deck_rules(self) -> tuple[m.DeckRule, ...]:
+        rules = []
+        for c in self.clauses:
+            if c.kind == "deck" and self._define("deck rule", c.parts[0]):
+                keep = self._bool(c.parts[1], DECK)
+                if keep is not None:
+                    rules.append(m.DeckRule(c.parts[0].text, keep, _provenance(c.provs, c.span)))
+        return tuple(rules)
+
+    def _sets(self, c: s.Clause | None) -> tuple[int, m.Provenance]:
+        if c is None:
+            return 1, m.NO_PROVENANCE
+        count = c.parts[0]
+        if not 1 <= count.value <= 10:
+            self.sink.error(f"decks {count.value}", count.span, "a game uses 1 to 10 sets of its cards")
+            return 1, m.NO_PROVENANCE
+        return count.value, _provenance(c.provs, c.span)
 
     # ---------------------------------------------------------------- whole-ruleset checks
 
@@ -951,7 +1055,7 @@ class Checker:
             return None
         known = list(scope) + list(self.names.params) + list(self.names.zones)
         self.sink.error(f"unknown name '{name}'", e.span, near(name, known) or
-                        "names here: " + ", ".join(sorted(scope)))
+                        "names here: " + ", ".join(sorted(n for n in scope if n != MARKS)))
         return None
 
     def _attr(self, e: s.Attr, scope):
@@ -959,6 +1063,15 @@ class Checker:
         if obj is None:
             return None
         name = e.attr.text
+        if name in self.names.marks and name not in self.names.attributes:
+            if MARKS not in scope:
+                self.sink.error(f"'{name}' is a mark, read only where the deck is chosen", e.attr.span,
+                                "copies of one face are alike in play: read marks in a `deck` clause")
+                return None
+            if obj.type != "card":
+                self.sink.error(f"'.{name}' reads a card, not {_show(obj.type)}", e.attr.span, f"write card.{name}")
+                return None
+            return m.AttrOf(obj, name, "bool")
         if name not in self.names.attributes:
             self.sink.error(f"no attribute '{name}'", e.attr.span, near(name, self.names.attributes) or
                             "attributes: " + ", ".join(self.names.attributes))
@@ -1068,6 +1181,12 @@ class Checker:
         if x is None:
             return None
         t = x.type
+        if fn in ("seat", "index"):
+            want = "int" if fn == "seat" else "seat"
+            if t != want:
+                self.sink.error(f"{fn}(...) takes {_show(want)}, not {_show(t)}", arg.span, signatures[fn])
+                return None
+            return m.Call(fn, (x,), "seat" if fn == "seat" else "int")
         ok = {
             "count": t.startswith(("zone", "list:")),
             "sum": t == "list:int", "max": t == "list:int", "min": t == "list:int", "product": t == "list:int",

@@ -43,6 +43,7 @@ class CPlay:
     mate: tuple | None  # the second card of a compound play: (zone, where or None)
     effects: tuple[Fn, ...]
     model: m.Play
+    dest_seat: Fn | None = None  # for dest_seats "seat": the one seat the card goes to
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class CStep:
     plays: tuple[CPlay, ...] = ()
     or_pass: bool = False
     optional: bool = False  # a pass is always open
+    repeat: bool = False  # the seat plays until it passes
     count: Fn | None = None
     source: int = 0
     dest: int = 0
@@ -62,8 +64,8 @@ class Compiled:
     model: m.Ruleset
     players: int
     params: dict[str, int]
-    faces: tuple[str, ...]  # face index -> its text
-    face_index: dict[str, int]  # lower-case text -> face index
+    faces: tuple[str, ...]  # face index -> its text, in the language asked for
+    face_index: dict[str, int]  # lower-case text, in any language -> face index
     face_of: tuple[int, ...]  # card -> face index
     attributes: dict[str, tuple]  # attribute -> value per card, and last the "no card" entry
     zone_index: dict[str, int]
@@ -96,33 +98,63 @@ def params_for(model: m.Ruleset, overrides: dict[str, int] | None) -> dict[str, 
     return values
 
 
-def compile_ruleset(model: m.Ruleset, players: int, overrides: dict[str, int] | None = None) -> Compiled:
+def compile_ruleset(model: m.Ruleset, players: int, overrides: dict[str, int] | None = None,
+                    lang: str | None = None) -> Compiled:
+    """`lang` picks the language faces are shown in; moves may name a card in any of them."""
     low, high = model.players
-    if not low <= players <= high:
-        raise ConfigError(f"{model.title} is for {low} to {high} players, not {players}")
-    return _Compiler(model, players, params_for(model, overrides)).build()
+    if players not in model.counts:
+        allowed = f"{low} to {high}" if not model.player_counts else ", ".join(map(str, model.counts))
+        raise ConfigError(f"{model.title}{model.selection} is for {allowed} players, not {players}")
+    return _Compiler(model, players, params_for(model, overrides), lang).build()
 
 
 class _Compiler:
-    def __init__(self, model: m.Ruleset, players: int, params: dict[str, int]):
+    def __init__(self, model: m.Ruleset, players: int, params: dict[str, int], lang: str | None = None):
         self.model, self.players, self.params = model, players, params
         self.zone_index = {z.name: i for i, z in enumerate(model.zones)}
-        faces, face_of, attrs = [], [], {a.name: [] for a in model.attributes}
-        for card in model.deck:
-            values = dict(card.attributes)
-            for _ in range(card.copies):
-                face_of.append(len(faces))
-                for a in attrs:
-                    attrs[a].append(values.get(a))
-            faces.append(card.face)
-        self.faces, self.face_of = tuple(faces), tuple(face_of)
-        # `top` of an empty zone is the card numbered deck size, "no card": its enum values
-        # equal nothing and its numbers are 0, so no condition can fail on an empty zone.
-        self.no_card = len(face_of)
-        # A kind that does not set an attribute reads as "no card" does.
+        self.faces = tuple(dict(card.names).get(lang, card.face) for card in model.deck)
+        self.face_of = self._deck_in_play()
+
+    def _tables(self, copies: list[tuple[int, int]], marks: dict[str, list[bool]]) -> None:
+        """The attribute tables of these copies (face index, copy number), marks among them.
+        `top` of an empty zone is the card numbered deck size, "no card": its enum values equal
+        nothing and its numbers are 0, so no condition can fail on an empty zone; a kind that
+        does not set an attribute reads as "no card" does."""
+        model = self.model
         kinds = {a.name: a.is_enum for a in model.attributes}
-        self.attributes = {a: tuple(("" if kinds[a] else 0) if x is None else x for x in (*v, None))
-                           for a, v in attrs.items()}
+        values = [dict(card.attributes) for card in model.deck]
+        self.no_card = len(copies)
+        self.attributes = {a: tuple(("" if enum else 0) if x is None else x
+                                    for x in (*(values[f].get(a) for f, _ in copies), None))
+                           for a, enum in kinds.items()}
+        self.attributes.update({mark: (*flags, False) for mark, flags in marks.items()})
+
+    def _deck_in_play(self) -> tuple[int, ...]:
+        """Every copy of every face, `decks` times over, less those a deck rule leaves out:
+        the face of each card in play, by card number."""
+        model = self.model
+        copies = [(f, i) for f, card in enumerate(model.deck) for _ in range(model.sets) for i in range(card.copies)]
+        marks: dict[str, list[bool]] = {name: [False] * len(copies) for name in model.marks}
+        self._tables(copies, marks)
+        printed = {k.name: [(mk, None if mk.where is None else self.expr(mk.where, {})) for mk in k.marks]
+                   for k in model.kinds}
+        env = [None] * ENV_SIZE
+        for n, (f, i) in enumerate(copies):
+            env[CARD] = n
+            for mark, where in printed[model.deck[f].kind]:
+                if (mark.count is None or i < mark.count) and (where is None or where(env)):
+                    marks[mark.name][n] = True
+        if model.deck_rules:
+            self._tables(copies, marks)
+            rules = [self.expr(r.where, {}) for r in model.deck_rules]
+            kept = []
+            for n in range(len(copies)):
+                env[CARD] = n
+                if all(rule(env) for rule in rules):
+                    kept.append(n)
+            copies, marks = [copies[n] for n in kept], {k: [v[n] for n in kept] for k, v in marks.items()}
+        self._tables(copies, marks)
+        return tuple(f for f, _ in copies)
 
     def build(self) -> Compiled:
         model = self.model
@@ -145,9 +177,10 @@ class _Compiler:
         window = model.window and CStep("window", self._guard(model.window.when),
                                         plays=tuple(by_name[n] for n in model.window.plays))
         score_slot = FREE
+        spellings = {text.lower(): i for i, card in enumerate(model.deck) for text in (card.face, *dict(card.names).values())}
         return Compiled(
             model=model, players=self.players, params=self.params, faces=self.faces,
-            face_index={f.lower(): i for i, f in enumerate(self.faces)}, face_of=self.face_of,
+            face_index=spellings, face_of=self.face_of,
             attributes=self.attributes, zone_index=self.zone_index, setup=setup, plays=plays, turn=turn,
             window=window, final=final,
             round_ends=tuple((r.name, self.expr(r.cond, {})) for r in model.round_ends),
@@ -156,7 +189,7 @@ class _Compiler:
 
     def _steps(self, steps, by_name: dict) -> tuple[CStep, ...]:
         return tuple(CStep("play", self._guard(step.when), plays=tuple(by_name[n] for n in step.plays),
-                           or_pass=step.or_pass, optional=step.optional)
+                           or_pass=step.or_pass, optional=step.optional, repeat=step.repeat)
                      if isinstance(step, m.PlayStep) else
                      CStep("draw", self._guard(step.when), count=self.expr(step.count, {}),
                            source=self.zone_index[step.source], dest=self.zone_index[step.dest])
@@ -178,7 +211,8 @@ class _Compiler:
             index, p.name, self.zone_index[p.card_zone],
             self.expr(p.card_filter, {}) if p.card_filter is not None else None,
             self.zone_index[p.dest_zone], p.dest_seats,
-            self._condition(p.new_pile, named), self._condition(p.onto_pile, named), choose, mate, effects, p)
+            self._condition(p.new_pile, named), self._condition(p.onto_pile, named), choose, mate, effects, p,
+            None if p.dest_seat is None else self.expr(p.dest_seat, {}))
 
     def _condition(self, c: m.Condition | None, named: dict[str, int]) -> Fn | None:
         if c is None:
@@ -205,7 +239,28 @@ class _Compiler:
             def reverse(env):
                 env[STATE].direction *= -1
             return reverse
+        if isinstance(e, m.Swap):
+            zones = [self.zone_index[z] for z in e.zones]
+            one, other = self.expr(e.seat, chosen), self.expr(e.other, chosen)
+
+            def swap(env):
+                a, b = one(env), other(env)
+                for z in zones:
+                    seats = env[ZONES][z]
+                    seats[a], seats[b] = seats[b], seats[a]
+            return swap
+        if isinstance(e, m.PassZone):
+            zone = self.zone_index[e.zone]
+
+            def pass_zone(env):
+                seats, step = env[ZONES][zone], env[STATE].direction
+                seats[:] = [seats[(s - step) % len(seats)] for s in range(len(seats))]
+            return pass_zone
         seat = self.expr(e.seat, chosen)
+        if isinstance(e, m.NoAnswer):
+            def no_answer(env):
+                env[STATE].silent.add(seat(env))
+            return no_answer
 
         def next_turn(env):
             env[STATE].next_turns.append(seat(env))
@@ -438,6 +493,11 @@ class _Compiler:
             return lambda env: z[0] if (z := f(env)) else none
         if fn == "product":
             return lambda env: math.prod(f(env))
+        if fn == "seat":
+            n = self.players
+            return lambda env: f(env) % n
+        if fn == "index":
+            return f
         if fn == "cards":
             if t == "zone:piles":
                 return lambda env: [c for p in f(env) for c in p]

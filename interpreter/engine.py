@@ -62,11 +62,13 @@ class State:
     window: list | None = None  # an open response window: [seat asked now, passes in a row]
     final_turns: int = -1  # in the final round: the final turns left, this one included; -1 before it
     results: list[RoundResult] = field(default_factory=list)
+    silent: set[int] = field(default_factory=set)  # seats that may not answer in the window under way
 
     def copy(self) -> "State":
         return State(_deep(self.zones), list(self.totals), self.round, self.active, self.step, self.over, self.plays,
                      self.round_plays, self.idle_turns, self.passed, self.direction, list(self.next_turns),
-                     None if self.window is None else list(self.window), self.final_turns, list(self.results))
+                     None if self.window is None else list(self.window), self.final_turns, list(self.results),
+                     set(self.silent))
 
 
 def _deep(x):
@@ -244,7 +246,7 @@ class Game:
         st.plays += 1
         st.round_plays += 1
         st.idle_turns = env[PASSES] = 0
-        if window is None:
+        if window is None and not self._program()[st.step].repeat:
             st.step += 1
         else:  # the window goes on from the next seat, its count of passes begun again
             window[0], window[1] = self._next_seat(seat), 0
@@ -253,6 +255,8 @@ class Game:
             self._end_round(reason)
         elif window is None:
             self._open_window()
+        if st.window is None:
+            st.silent.clear()
         self._advance()
 
     def _pass_step(self) -> None:
@@ -335,8 +339,9 @@ class Game:
                 seat, passes = window
                 if passes >= n:  # a full round of passes closes it
                     st.window = None
+                    st.silent.clear()
                     continue
-                actions = self._generate(seat, self.c.window)
+                actions = self._generate(seat, self.c.window) if seat not in st.silent else None
                 if actions:
                     actions.append(PASS)
                     self._actions = actions
@@ -397,7 +402,7 @@ class Game:
             for card in hand:
                 distinct.setdefault(face_of[card], card)
             dest = zones[play.dest_zone]
-            targets = [(t, dest[t]) for t in self._dest[play.dest_seats][seat]] if play.dest_seats else [(-1, dest)]
+            targets = [(t, dest[t]) for t in self._dest_seats(play, seat)] if play.dest_seats else [(-1, dest)]
             new, onto, keep = play.new_pile, play.onto_pile, play.card_filter
             plain = new is None and onto is None
             for face, card in distinct.items():
@@ -419,6 +424,13 @@ class Game:
                                 if onto(env):
                                     add((play, key, t, i))
         return out
+
+    def _dest_seats(self, play, seat: int) -> tuple[int, ...]:
+        """The seats whose zone a play may put its card in, for the seat playing it."""
+        if play.dest_seat is not None:
+            self.env[SELF] = seat
+            return (play.dest_seat(self.env),)
+        return self._dest[play.dest_seats][seat]
 
     def _mates(self, play, seat: int, face: int, card: int):
         """The second cards a compound play may take with `card`: one per face that its
@@ -484,6 +496,7 @@ class Game:
         st.active = self.c.starter(env) % self.n
         st.step, st.round_plays, st.idle_turns, st.passed = 0, 0, 0, False
         st.direction, st.next_turns, st.window, st.final_turns = 1, [], None, -1
+        st.silent.clear()
         env[PASSES], env[PASSED] = 0, False
         order = [(st.active + k) % self.n for k in range(self.n)]
         for op in self.c.setup:
@@ -573,6 +586,7 @@ class Game:
         st.round_plays = st.idle_turns = 0
         st.passed = False
         st.direction, st.next_turns, st.window, st.final_turns = 1, [], None, -1
+        st.silent.clear()
         env = self.env
         env[ZONES], env[ROUND], env[TOTALS], env[PASSES], env[PASSED] = st.zones, round, st.totals, 0, False
         self._advance()
@@ -630,9 +644,10 @@ class Game:
                 return f"'{play.name}' goes to a seat's {model.dest_zone}: add @SEAT, e.g. @{seat}"
             if not 0 <= move.seat < self.n:
                 return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
-            if move.seat not in self._dest[play.dest_seats][seat]:
+            if move.seat not in self._dest_seats(play, seat):
+                whose = SEATS_TEXT.get(model.dest_seats) or unparse(model.dest_seat)
                 return self._because(f"'{play.name}' may not go to seat {move.seat}",
-                                     f"to {model.dest_zone} of {SEATS_TEXT[model.dest_seats]}", model.dest_provenance)
+                                     f"to {model.dest_zone} of {whose}", model.dest_provenance)
             zone, where, at = zones[play.dest_zone][move.seat], f"seat {move.seat}'s {model.dest_zone}", f"@{move.seat}"
         env[TARGET], env[OWNER] = zone, -1 if move.seat is None else move.seat
         if play.new_pile is None and play.onto_pile is None:

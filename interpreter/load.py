@@ -5,9 +5,13 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
+from dataclasses import replace
+
 from . import model as m
+from . import options
 from .check import check
 from .diagnostics import Diagnostic, RulesError, Sink
+from .options import SelectionError
 from .parse import decode, parse
 
 
@@ -48,11 +52,41 @@ def read(path: str) -> tuple[str, str]:
     return decode(data, str(path)), str(path)
 
 
-def load_text(text: str, file: str = "<input>") -> Loaded:
+def load_text(text: str, file: str = "<input>", edition: str | None = None, variants=()) -> Loaded:
+    """The checked model of one selection of the file: its edition (the first, when it has
+    editions and none is given) and variants. A name the file does not declare is a
+    `SelectionError`; everything else wrong is a located `RulesError`."""
+    return _check_selection(parse(text, file), text, file, edition, tuple(variants))
+
+
+def load_all(text: str, file: str) -> list[tuple[str, Loaded | RulesError]]:
+    """Every legal selection of the file (just the file, when it declares no options), each
+    checked: what `check` without --edition verifies."""
+    clauses = parse(text, file)
+    d = options.declared(clauses, Sink(file, text))
+    out = []
+    for edition, variants in options.selections(d) if d.has_options else [(None, ())]:
+        try:
+            out.append((m.selection_text(edition, variants), _check_selection(clauses, text, file, edition, variants)))
+        except RulesError as e:
+            out.append((m.selection_text(edition, variants), e))
+    return out
+
+
+def _check_selection(clauses, text: str, file: str, edition: str | None, variants: tuple[str, ...]) -> Loaded:
     sink = Sink(file, text)
-    model = check(parse(text, file), sink)
+    d = options.declared(clauses, sink)
+    if not d.has_options and (edition is not None or variants):
+        raise SelectionError(f"{file} declares no edition or variant", "leave out --edition and --variant")
+    edition, variants = options.choose(d, edition, variants)
+    model = None
+    if not sink.errors and options.legal(d, edition, variants, sink):
+        chosen = options.apply(d, edition, variants, sink)
+        if not sink.errors:
+            model = check(chosen, sink)
     if model is None:
         raise RulesError(_in_file_order(sink.errors) + _in_file_order(sink.warnings), text)
+    model = replace(model, options=d.options(), edition=edition, variants=variants)
     return Loaded(model, text, tuple(_in_file_order(sink.warnings)))
 
 
@@ -60,6 +94,6 @@ def _in_file_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(diagnostics, key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
 
 
-def load(path: str) -> Loaded:
+def load(path: str, edition: str | None = None, variants=()) -> Loaded:
     text, name = read(path)
-    return load_text(text, name)
+    return load_text(text, name, edition, variants)

@@ -162,6 +162,17 @@ class Attribute:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """A mark printed on some copies of a card kind (a star, a "1"): the first `count` copies of
+    each face (all, for None) whose attributes meet `where`. Marks choose the deck in play."""
+
+    name: str
+    count: int | None
+    where: object | None  # reads `card`'s attributes
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
 class CardKind:
     name: str
     labels: tuple[tuple[str, str], ...]
@@ -170,6 +181,8 @@ class CardKind:
     face: str  # a template such as "{colour}{value}"
     provenance: Provenance
     copies_provenance: Provenance
+    marks: tuple[Mark, ...] = ()
+    faces: tuple[tuple[str, str], ...] = ()  # (language, template): the face in another language
 
 
 @dataclass(frozen=True)
@@ -180,6 +193,7 @@ class Card:
     kind: str
     attributes: tuple[tuple[str, str | int], ...]
     copies: int
+    names: tuple[tuple[str, str], ...] = ()  # (language, face): how the face reads in another language
 
 
 @dataclass(frozen=True)
@@ -238,6 +252,7 @@ class PlayStep:
     when: object | None
     provenance: Provenance
     optional: bool = False  # `may play`: a pass is open even to a seat that could play
+    repeat: bool = False  # `may play any of`: the seat plays until it passes
 
 
 @dataclass(frozen=True)
@@ -266,6 +281,32 @@ class Reverse:
 @dataclass(frozen=True)
 class NextTurn:
     """The seat that takes the next turn; several queue in the order they were given."""
+
+    seat: object
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Swap:
+    """`then swap Z, ... of A with B`: the two seats trade what their zones hold."""
+
+    zones: tuple[str, ...]
+    seat: object
+    other: object
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class PassZone:
+    """`then pass Z`: every seat's Z goes to the next seat in the direction of play, at once."""
+
+    zone: str
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class NoAnswer:
+    """`then no answer from S`: seat S plays nothing in the response window after this play."""
 
     seat: object
     provenance: Provenance
@@ -336,14 +377,15 @@ class Play:
     card_filter: object | None
     card_provenance: Provenance
     dest_zone: str
-    dest_seats: str  # "any", "other" or "self"; "" for a shared zone
+    dest_seats: str  # "any", "other", "self", or "seat" for the one `dest_seat` names; "" for a shared zone
     dest_provenance: Provenance
     new_pile: Condition | None
     onto_pile: Condition | None
     choose: Choose | None
     mate: Mate | None
-    effects: tuple[Merge | Reverse | NextTurn | MoveCards | MovePile, ...]
+    effects: tuple[Merge | Reverse | NextTurn | MoveCards | MovePile | Swap | PassZone | NoAnswer, ...]
     provenance: Provenance
+    dest_seat: object | None = None  # the seat expression, for dest_seats "seat"
 
 
 @dataclass(frozen=True)
@@ -382,6 +424,32 @@ class Match:
 
 
 @dataclass(frozen=True)
+class DeckRule:
+    """`deck NAME where COND`: the copies in play are those every deck rule keeps."""
+
+    name: str
+    where: object  # reads `card` (its attributes and marks), players and params
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Option:
+    """An edition or a variant the file declares, and what it combines with."""
+
+    kind: str  # "edition" or "variant"
+    name: str
+    labels: tuple[tuple[str, str], ...]
+    requires: tuple[str, ...]  # the editions a variant exists in; empty: all
+    combines: tuple[str, ...]  # the variants it may be chosen with
+    provenance: Provenance
+
+
+def selection_text(edition: str | None, variants: tuple[str, ...]) -> str:
+    """An edition and variants as the command line writes them after the file: `@ru+minimum`."""
+    return (f"@{edition}" if edition else "") + "".join(f"+{v}" for v in variants)
+
+
+@dataclass(frozen=True)
 class Ruleset:
     file: str
     title: str
@@ -402,6 +470,23 @@ class Ruleset:
     final: FinalRound | None
     score: Score
     match: Match
+    player_counts: tuple[int, ...] = ()  # the allowed counts, when not every one in `players`
+    deck_rules: tuple[DeckRule, ...] = ()
+    sets: int = 1  # `decks N`: the game uses N sets of the cards
+    sets_provenance: Provenance = NO_PROVENANCE
+    marks: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()  # every edition and variant of the file
+    edition: str | None = None  # the selection this model was made for
+    variants: tuple[str, ...] = ()
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Every player count the ruleset allows."""
+        return self.player_counts or tuple(range(self.players[0], self.players[1] + 1))
+
+    @property
+    def selection(self) -> str:
+        return selection_text(self.edition, self.variants)
 
     def zone(self, name: str) -> Zone:
         return next(z for z in self.zones if z.name == name)

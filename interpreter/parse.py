@@ -24,7 +24,8 @@ MAX_STACK = 8 * MAX_DEPTH  # the parser's stack: a level of nesting takes at mos
 MAX_TOKENS = 20_000  # fifty times a full ruleset; parsing costs per token, comments and strings are one
 MAX_DIGITS = 9  # numbers up to 999,999,999
 
-CLAUSE_KEYWORDS = "game, players, param, define, attribute, card, zone, setup, play, turn, window, end round, final round, score, match"
+CLAUSE_KEYWORDS = ("game, players, param, define, attribute, card, zone, setup, play, turn, window, end round, "
+                   "final round, score, match, deck, decks, edition, variant")
 
 
 class _WholeWords:
@@ -204,6 +205,14 @@ def _provs(tree) -> tuple[s.Prov, ...]:
     return tuple(tree.children) if isinstance(tree, Tree) else ()
 
 
+def _seats(tree):
+    """`any seat`, `any other seat`, `self`, or an expression naming one seat."""
+    if isinstance(tree, Tree) and tree.data == "seat_expr":
+        e = tree.children[0]
+        return "self_seat" if isinstance(e, s.Name) and e.id == "self" else e
+    return tree.data
+
+
 def _clause(kind: str, meta, parts, provs, items=()) -> s.Clause:
     return s.Clause(kind, tuple(parts), _provs(provs), _span(meta), tuple(items))
 
@@ -246,8 +255,10 @@ class _ToAst(Transformer):
     def document(self, meta, c):  # (id, title)
         return _clause("document", meta, [s.Ident(_string(c[0]), _tspan(c[0])), _string(c[1])], c[2])
 
-    def players(self, meta, c):  # (low, high)
-        return _clause("players", meta, list(c[0]), c[1])
+    def players(self, meta, c):  # (low, high, None) for a range, (first, last, counts) for a list
+        if isinstance(c[0], tuple):
+            return _clause("players", meta, [*c[0], None], c[-1])
+        return _clause("players", meta, [c[0], c[-2], tuple(c[:-1])], c[-1])
 
     def param(self, meta, c):  # (name, default, low, high)
         return _clause("param", meta, [_ident(c[0]), c[1], *c[2]], c[3])
@@ -275,8 +286,12 @@ class _ToAst(Transformer):
     def card_copies(self, meta, c):  # (count)
         return _clause("copies", meta, [s.Number(_integer(c[0]), _tspan(c[0]))], c[1])
 
-    def card_face(self, meta, c):  # (template)
-        return _clause("face", meta, [_string(c[0])], c[1])
+    def card_face(self, meta, c):  # (template, language or None)
+        return _clause("face", meta, [_string(c[1]), _ident(c[0]) if c[0] is not None else None], c[2])
+
+    def card_mark(self, meta, c):  # (mark, count or None, condition or None)
+        count = s.Number(_integer(c[1]), _tspan(c[1])) if c[1] is not None else None
+        return _clause("mark", meta, [_ident(c[0]), count, c[2]], c[3])
 
     def card_name(self, meta, c):  # (language, text)
         return _clause("name", meta, [_ident(c[0]), _string(c[1])], c[2])
@@ -310,8 +325,8 @@ class _ToAst(Transformer):
     def play_with(self, meta, c):  # (name, zone, filter or None)
         return _clause("with", meta, [_ident(c[0]), _ident(c[1]), c[2]], c[3])
 
-    def play_to(self, meta, c):  # (zone, seats: "any_seat" | "other_seat" | "self_seat" | None)
-        return _clause("to", meta, [_ident(c[0]), c[1].data if c[1] is not None else None], c[2])
+    def play_to(self, meta, c):  # (zone, seats: "any_seat" | "other_seat" | "self_seat" | a seat expression | None)
+        return _clause("to", meta, [_ident(c[0]), _seats(c[1]) if c[1] is not None else None], c[2])
 
     def play_new_pile(self, meta, c):  # (condition or None)
         return _clause("new_pile", meta, [c[0]], c[1])
@@ -320,10 +335,10 @@ class _ToAst(Transformer):
         return _clause("onto_pile", meta, [c[0]], c[1])
 
     def play_choose_seat(self, meta, c):  # (name, seats, filter or None)
-        return _clause("choose", meta, ["seat", _ident(c[0]), None, c[1].data, c[2]], c[3])
+        return _clause("choose", meta, ["seat", _ident(c[0]), None, _seats(c[1]), c[2]], c[3])
 
     def play_choose_pile(self, meta, c):  # (name, zone, seats, filter or None)
-        return _clause("choose", meta, ["pile", _ident(c[0]), _ident(c[1]), c[2].data, c[3]], c[4])
+        return _clause("choose", meta, ["pile", _ident(c[0]), _ident(c[1]), _seats(c[2]), c[3]], c[4])
 
     def move_cards(self, meta, c):  # (count or None for all, at random, binder or None, from, to, filter or None)
         binder = _ident(c[2]) if c[2] is not None else None
@@ -344,6 +359,15 @@ class _ToAst(Transformer):
 
     def next_turn(self, meta, c):  # (seat expression)
         return _clause("next_turn", meta, [c[0]], None)
+
+    def swap(self, meta, c):  # ((zones...), seat, other seat)
+        return _clause("swap", meta, [tuple(_ident(t) for t in c[:-2]), c[-2], c[-1]], None)
+
+    def pass_zone(self, meta, c):  # (zone)
+        return _clause("pass_zone", meta, [_ident(c[0])], None)
+
+    def no_answer(self, meta, c):  # (seat expression)
+        return _clause("no_answer", meta, [c[0]], None)
 
     def window(self, meta, c):
         return _clause("window", meta, [], c[-1], c[:-1])
@@ -368,6 +392,10 @@ class _ToAst(Transformer):
         names = tuple(_ident(t) for t in c[:-2])
         return _clause("play_step", meta, [names, True, c[-2], True], c[-1])
 
+    def turn_may_play_any(self, meta, c):  # (plays, guard or None): plays until the seat passes
+        names = tuple(_ident(t) for t in c[:-2])
+        return _clause("play_step", meta, [names, True, c[-2], True, True], c[-1])
+
     def turn_draw(self, meta, c):  # (count, from, to, guard or None)
         return _clause("draw", meta, [c[0], _ident(c[1]), _ident(c[2]), c[3]], c[4])
 
@@ -385,6 +413,75 @@ class _ToAst(Transformer):
 
     def match(self, meta, c):
         return _clause("match", meta, [], c[-1], c[:-1])
+
+    def deck_rule(self, meta, c):  # (name, condition)
+        return _clause("deck", meta, [_ident(c[0]), c[1]], c[2])
+
+    def decks(self, meta, c):  # (sets)
+        return _clause("decks", meta, [s.Number(_integer(c[0]), _tspan(c[0]))], c[1])
+
+    # -- editions and variants: items are clauses of the kinds below, and whole clauses
+    def edition(self, meta, c):  # (name), items
+        return _clause("edition", meta, [_ident(c[0])], c[-1], c[1:-1])
+
+    def variant(self, meta, c):  # (name), items
+        return _clause("variant", meta, [_ident(c[0])], c[-1], c[1:-1])
+
+    def option_name(self, meta, c):  # (language, text)
+        return _clause("name", meta, [_ident(c[0]), _string(c[1])], c[2])
+
+    def option_requires(self, meta, c):  # (editions)
+        return _clause("requires", meta, [tuple(_ident(t) for t in c[:-1])], c[-1])
+
+    def option_combines(self, meta, c):  # (variants)
+        return _clause("combines", meta, [tuple(_ident(t) for t in c[:-1])], c[-1])
+
+    def option_replace(self, meta, c):  # (clause)
+        return _clause("replace", meta, [c[0]], None)
+
+    def option_extend(self, meta, c):  # (clause)
+        return _clause("extend", meta, [c[0]], None)
+
+    def option_add(self, meta, c):  # (clause)
+        return _clause("add", meta, [c[0]], None)
+
+    def option_remove(self, meta, c):  # (kind, name or None)
+        return _clause("remove", meta, list(c[0]), c[1])
+
+    def option_for(self, meta, c):  # (editions), items
+        names = tuple(_ident(t) for t in c if isinstance(t, Token))
+        items = [t for t in c[:-1] if isinstance(t, s.Clause)]
+        return _clause("for", meta, [names], c[-1], items)
+
+    def rm_play(self, meta, c):
+        return ("play", _ident(c[0]))
+
+    def rm_card(self, meta, c):
+        return ("card", _ident(c[0]))
+
+    def rm_zone(self, meta, c):
+        return ("zone", _ident(c[0]))
+
+    def rm_param(self, meta, c):
+        return ("param", _ident(c[0]))
+
+    def rm_define(self, meta, c):
+        return ("define", _ident(c[0]))
+
+    def rm_attribute(self, meta, c):
+        return ("attribute", _ident(c[0]))
+
+    def rm_deck(self, meta, c):
+        return ("deck", _ident(c[0]))
+
+    def rm_round_end(self, meta, c):
+        return ("round_end", _ident(c[0]))
+
+    def rm_final(self, meta, c):
+        return ("final", _ident(c[0]))
+
+    def rm_window(self, meta, c):
+        return ("window", None)
 
     def match_until(self, meta, c):  # (condition)
         return _clause("until", meta, [c[0]], c[1])

@@ -1,0 +1,225 @@
+"""Editions and variants: one file, many rulesets.
+
+A file's top-level clauses are the base. An `edition NAME { ... }` or `variant NAME { ... }`
+changes named clauses of the base: `replace` one, `extend` one's block with more items, `remove`
+one, or add a new clause. Choosing one edition and some variants turns the file into the
+clauses of one ruleset, before the checker sees them, so every selection is checked exactly as
+a file without options would be. Clauses are found by kind and name (`play steal`, `deck
+first_game`); a clause the file has once (`setup`, `window`, `players`) by its kind.
+
+A variant says which editions it exists in (`requires edition ru`) and which variants it may
+be chosen with (`combines with first_game`); a selection outside that is an error located
+at the variant that refuses it.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+
+from . import model as m
+from . import syntax as s
+from .check import _provenance, near
+from .diagnostics import Sink
+
+OPTION_KINDS = ("edition", "variant")
+NAMED = {"play", "card", "zone", "param", "define", "attribute", "deck", "round_end", "final"}
+SINGLE = {"game", "players", "setup", "turn", "window", "score", "match", "decks"}
+EXTENDABLE = {"game", "card", "setup", "play", "turn", "window", "match"}  # blocks whose header is a keyword and a name
+KIND_WORDS = {"round_end": "end round", "final": "final round"}
+
+
+class SelectionError(Exception):
+    """An edition or variant the file does not declare: a mistake on the command line."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.message, self.hint = message, hint
+
+
+def key(c: s.Clause) -> tuple[str, str | None]:
+    """How an option names a clause: its kind, and its name when the file may have several."""
+    kind = "attribute" if c.kind in ("enum_attribute", "int_attribute") else c.kind
+    return (kind, c.parts[0].text) if kind in NAMED else (kind, None)
+
+
+def _show(k: tuple[str, str | None]) -> str:
+    word = KIND_WORDS.get(k[0], k[0])
+    return f"{word} '{k[1]}'" if k[1] is not None else f"the {word} clause"
+
+
+@dataclass(frozen=True)
+class Declared:
+    """The base clauses and the options of a file, in file order."""
+
+    base: tuple[s.Clause, ...]
+    editions: dict[str, s.Clause]
+    variants: dict[str, s.Clause]
+
+    @property
+    def has_options(self) -> bool:
+        return bool(self.editions or self.variants)
+
+    def requires(self, variant: str) -> tuple[str, ...]:
+        return tuple(i.text for item in self.variants[variant].items if item.kind == "requires" for i in item.parts[0])
+
+    def combines(self, option: s.Clause) -> tuple[str, ...]:
+        return tuple(i.text for item in option.items if item.kind == "combines" for i in item.parts[0])
+
+    def options(self) -> tuple[m.Option, ...]:
+        out = []
+        for kind, table in (("edition", self.editions), ("variant", self.variants)):
+            for name, c in table.items():
+                labels = tuple((i.parts[0].text, i.parts[1]) for i in c.items if i.kind == "name")
+                out.append(m.Option(kind, name, labels, self.requires(name) if kind == "variant" else (),
+                                    self.combines(c), _provenance(c.provs, c.span)))
+        return tuple(out)
+
+
+def declared(clauses: list[s.Clause], sink: Sink) -> Declared:
+    """Split a file into its base and its options, reporting options that are declared wrong:
+    twice, nested, or naming an edition or variant the file does not have."""
+    base, editions, variants = [], {}, {}
+    for c in clauses:
+        if c.kind not in OPTION_KINDS:
+            base.append(c)
+            continue
+        table = editions if c.kind == "edition" else variants
+        name = c.parts[0]
+        if name.text in editions or name.text in variants:
+            sink.error(f"'{name.text}' is declared twice as an edition or variant", name.span,
+                       "give every edition and variant its own name")
+            continue
+        table[name.text] = c
+    d = Declared(tuple(base), editions, variants)
+    for c in (*editions.values(), *variants.values()):
+        _check_items(d, c, c.items, sink)
+    return d
+
+
+def _check_items(d: Declared, option: s.Clause, items, sink: Sink) -> None:
+    for item in items:
+        if item.kind == "add" and item.parts[0].kind in OPTION_KINDS:
+            sink.error(f"an {item.parts[0].kind} inside {option.kind} '{option.parts[0].text}'", item.span,
+                       "declare editions and variants at the top level of the file")
+        elif item.kind == "requires":
+            if option.kind == "edition":
+                sink.error("an edition cannot require an edition", item.span, "`requires edition` is for variants")
+            _known(item.parts[0], d.editions, "edition", sink)
+        elif item.kind == "for":
+            if option.kind == "edition":
+                sink.error("`for edition` belongs in a variant", item.span, "write the clauses in the edition itself")
+            _known(item.parts[0], d.editions, "edition", sink)
+            _check_items(d, option, item.items, sink)
+        elif item.kind == "combines":
+            if option.kind == "edition":
+                sink.error("editions do not combine: one is chosen", item.span, "`combines with` is for variants")
+            _known(item.parts[0], d.variants, "variant", sink)
+
+
+def _known(idents, table: dict, what: str, sink: Sink) -> None:
+    for ident in idents:
+        if ident.text not in table:
+            sink.error(f"no {what} '{ident.text}'", ident.span,
+                       near(ident.text, table) or f"the file's {what}s: " + (", ".join(table) or "none"))
+
+
+def choose(d: Declared, edition: str | None, variants: tuple[str, ...] | list[str]) -> tuple[str | None, tuple[str, ...]]:
+    """The edition (the file's first when none is given) and the variants in file order, or a
+    `SelectionError` for a name the file does not declare."""
+    if edition is not None and edition not in d.editions:
+        names = ", ".join(d.editions) or "none"
+        raise SelectionError(f"the ruleset has no edition '{edition}'",
+                             (near(edition, d.editions) + "; " if near(edition, d.editions) else "") + f"its editions: {names}")
+    for v in variants:
+        if v not in d.variants:
+            names = ", ".join(d.variants) or "none"
+            raise SelectionError(f"the ruleset has no variant '{v}'",
+                                 (near(v, d.variants) + "; " if near(v, d.variants) else "") + f"its variants: {names}")
+    edition = edition if edition is not None else next(iter(d.editions), None)
+    return edition, tuple(v for v in d.variants if v in variants)
+
+
+def legal(d: Declared, edition: str | None, variants: tuple[str, ...], sink: Sink) -> bool:
+    """Whether the variants exist in the edition and combine with each other; each refusal is
+    reported at the clause of the variant that refuses."""
+    ok = True
+    for v in variants:
+        needs = d.requires(v)
+        if needs and edition not in needs:
+            item = next(i for i in d.variants[v].items if i.kind == "requires")
+            sink.error(f"variant '{v}' is for edition {' or '.join(needs)}, not {edition or 'the base'}", item.span,
+                       f"choose --edition {needs[0]}, or leave out --variant {v}")
+            ok = False
+    for a, b in itertools.combinations(variants, 2):
+        if b not in d.combines(d.variants[a]) and a not in d.combines(d.variants[b]):
+            clause = d.variants[b]
+            mine = ", ".join(d.combines(clause)) or "no other variant"
+            sink.error(f"variant '{b}' does not combine with variant '{a}'", clause.parts[0].span,
+                       f"'{b}' combines with: {mine}; add `combines with {a}` to one of them if they fit together")
+            ok = False
+    return ok
+
+
+def apply(d: Declared, edition: str | None, variants: tuple[str, ...], sink: Sink) -> list[s.Clause]:
+    """The base with the edition's changes, then each variant's, in file order."""
+    clauses = list(d.base)
+    for option in ([d.editions[edition]] if edition else []) + [d.variants[v] for v in variants]:
+        _apply_items(clauses, option, option.items, edition, sink)
+    return clauses
+
+
+def _apply_items(clauses: list[s.Clause], option: s.Clause, items, edition: str | None, sink: Sink) -> None:
+    where = f"{option.kind} '{option.parts[0].text}'"
+    for item in items:
+        if item.kind == "for":
+            if edition in {i.text for i in item.parts[0]}:
+                _apply_items(clauses, option, item.items, edition, sink)
+            continue
+        if item.kind not in ("replace", "extend", "remove", "add"):
+            continue
+        if item.kind == "remove":
+            k = (item.parts[0], item.parts[1].text if item.parts[1] is not None else None)
+            span = item.parts[1].span if item.parts[1] is not None else item.span
+        else:
+            clause = item.parts[0]
+            if clause.kind in OPTION_KINDS:
+                continue  # reported by declared()
+            k, span = key(clause), (clause.parts[0].span if key(clause)[1] is not None else clause.span)
+        at = next((i for i, c in enumerate(clauses) if key(c) == k), None)
+        if item.kind == "add":
+            if at is not None:
+                sink.error(f"{where} adds {_show(k)}, which the ruleset already has", span,
+                           f"write `replace` to change it, or `extend` to add to its block")
+            else:
+                clauses.append(clause)
+            continue
+        if at is None:
+            names = [c.parts[0].text for c in clauses if key(c)[0] == k[0] and k[1] is not None]
+            sink.error(f"{where} cannot {item.kind} {_show(k)}: the ruleset has none", span,
+                       near(k[1], names) if k[1] is not None and near(k[1], names) else
+                       f"{item.kind} a clause the base or an earlier option declares")
+        elif item.kind == "remove":
+            del clauses[at]
+        elif item.kind == "replace":
+            clauses[at] = clause
+        elif clause.kind not in EXTENDABLE:
+            sink.error(f"{_show(k)} cannot be extended", clause.span,
+                       f"extend a block ({', '.join(sorted(EXTENDABLE))}); replace this clause instead")
+        else:
+            base = clauses[at]
+            clauses[at] = replace(base, items=base.items + clause.items, provs=base.provs + clause.provs)
+
+
+def selections(d: Declared) -> list[tuple[str | None, tuple[str, ...]]]:
+    """Every legal selection: each edition with each set of variants that exist in it and
+    combine pairwise, in file order."""
+    out = []
+    for edition in (list(d.editions) or [None]):
+        names = [v for v in d.variants if not d.requires(v) or edition in d.requires(v)]
+        for size in range(len(names) + 1):
+            for combo in itertools.combinations(names, size):
+                if all(b in d.combines(d.variants[a]) or a in d.combines(d.variants[b])
+                       for a, b in itertools.combinations(combo, 2)):
+                    out.append((edition, combo))
+    return out
+
