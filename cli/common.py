@@ -2,13 +2,18 @@
 `--param NAME=VALUE` options, and the two consoles (results to stdout, diagnostics to stderr)."""
 from __future__ import annotations
 
+import dataclasses
+
 import typer
 from rich.console import Console
 
 from ..interpreter import gamelog
 from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
+from typing import Annotated, Optional
+
 from ..interpreter.diagnostics import RulesError, render_all
-from ..interpreter.load import Loaded, load, resolve
+from ..interpreter.load import Loaded, load, resolve, split_selection
+from ..interpreter.options import SelectionError
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -25,9 +30,28 @@ def fail(message: str, hint: str = "", code: int = EXIT_FINDINGS) -> typer.Exit:
     return typer.Exit(code)
 
 
-def load_or_exit(path: str, *, show_warnings: bool = True) -> Loaded:
+Edition = Annotated[Optional[str], typer.Option(
+    "--edition", "-e", metavar="NAME", help="The edition to use, of those the ruleset declares (default: its first). "
+                                            "FILE@NAME says the same.", show_default=False)]
+Variants = Annotated[Optional[list[str]], typer.Option(
+    "--variant", "-V", metavar="NAME", help="A variant to use (repeatable); FILE+NAME says the same. "
+                                            "`cardrules check FILE` lists them.", show_default=False)]
+Lang = Annotated[Optional[str], typer.Option(
+    "--lang", metavar="LANG", help="Show cards in this language (e.g. ru, en) when the ruleset names them so; "
+                                   "moves may name cards in any of its languages.", show_default=False)]
+
+
+def load_or_exit(path: str, edition: str | None = None, variants: list[str] | None = None, *,
+                 show_warnings: bool = True) -> Loaded:
+    """The checked model of FILE (or FILE@EDITION+VARIANT...) and the options given, or exit:
+    1 with the located errors, 2 for an edition or variant the file does not declare."""
+    path, in_path_edition, in_path_variants = split_selection(path)
+    if in_path_edition and edition and in_path_edition != edition:
+        raise fail(f"two editions: @{in_path_edition} and --edition {edition}", "give one", EXIT_USAGE)
     try:
-        loaded = load(path)
+        loaded = load(path, edition or in_path_edition, [*in_path_variants, *(variants or ())])
+    except SelectionError as e:
+        raise fail(e.message, e.hint, EXIT_USAGE) from None
     except RulesError as e:
         err.print(e.render(), markup=False)
         raise typer.Exit(EXIT_FINDINGS) from None
@@ -46,24 +70,29 @@ def parse_params(pairs: list[str] | None) -> dict[str, int]:
     return params
 
 
-def compile_or_exit(loaded: Loaded, players: int | None, params: dict[str, int] | None = None) -> Compiled:
+def compile_or_exit(loaded: Loaded, players: int | None, params: dict[str, int] | None = None,
+                    lang: str | None = None) -> Compiled:
     model = loaded.model
-    count = players if players is not None else model.players[0]
+    count = players if players is not None else model.counts[0]
+    if lang is not None and lang not in model.languages:
+        raise fail(f"{model.file} names its cards in no language '{lang}'",
+                   "its languages: " + (", ".join(model.languages) or "none besides the faces themselves"), EXIT_USAGE)
     try:
-        return compile_ruleset(model, count, params)
+        return compile_ruleset(model, count, params, lang)
     except ConfigError as e:
-        raise fail(str(e), f"players: {model.players[0]}..{model.players[1]}; params: "
+        raise fail(str(e), f"players: {', '.join(map(str, model.counts))}; params: "
                    + (", ".join(f"{p.name} {p.low}..{p.high}" for p in model.params) or "none"), EXIT_USAGE) from None
 
 
 def compile_log_ruleset(log: gamelog.GameLog, log_file: str) -> Compiled:
     """The log's ruleset (beside the log, or from here) compiled with the log's options; a changed
     ruleset is a warning, since the replay tells whether the moves still apply."""
-    path = gamelog.ruleset_path(log, log_file)
+    bare, edition, variants = split_selection(log.ruleset)
+    path = gamelog.ruleset_path(dataclasses.replace(log, ruleset=bare), log_file)
     if not resolve(path).is_file():
         raise fail(f"{log_file}: its ruleset '{log.ruleset}' is found neither beside the log nor from here",
                    "run from the folder the game was played in, or edit the log's \"ruleset\"")
-    loaded = load_or_exit(path)
+    loaded = load_or_exit(path, edition, list(variants))
     if gamelog.sha256_of(resolve(path)) != log.ruleset_sha256:
         err.print(f"warning: {path} has changed since the log was written (its sha256 differs); replaying anyway",
                   markup=False)

@@ -11,8 +11,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..interpreter import export as exporting
-from ..interpreter.diagnostics import Diagnostic
-from .common import err, fail, load_or_exit, out
+from ..interpreter.diagnostics import Diagnostic, RulesError, render_all
+from ..interpreter.load import load_all, read, split_selection
+from .common import Edition, Variants, err, fail, load_or_exit, out
 
 RULESET_HELP = "A .rules file, or the name of a ruleset shipped with cardrules."
 
@@ -21,11 +22,20 @@ def check(
     file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False, metavar="FILE")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary and the warnings as JSON, nothing else.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too, not only on errors.")] = False,
+    edition: Edition = None,
+    variant: Variants = None,
 ) -> None:
     """Check a ruleset. Errors and warnings go to stderr with file:line:col; a ruleset that
-    checks gets a summary: players, the deal for each player count, zones, params, provenance."""
-    loaded = load_or_exit(file)
+    checks gets a summary: players, the deal for each player count, zones, params, provenance.
+    A file with editions and variants is checked in every legal selection, unless one is given."""
+    selections = None
+    path, in_path_edition, in_path_variants = split_selection(file)
+    if edition is None and not variant and in_path_edition is None and not in_path_variants:
+        selections = _every_selection(file)
+    loaded = load_or_exit(file, edition, variant)
     report = exporting.summary(loaded.model)
+    if selections is not None and len(selections) > 1:
+        report["selections"] = selections
     if as_json:
         typer.echo(_json({**report, "warnings": [_diagnostic(d) for d in loaded.warnings]}), nl=False)
     else:
@@ -42,14 +52,40 @@ def check(
                    "fix them, or drop --strict")
 
 
+def _every_selection(file: str) -> list[dict] | None:
+    """Check the file in each legal selection of edition and variants; print each error once,
+    with the selections it shows in, and exit 1 on any. The figures of each, for the summary."""
+    try:
+        text, name = read(file)
+        results = load_all(text, name)
+    except RulesError:
+        return None  # load_or_exit reports it
+    failed = {}
+    for selection, result in results:
+        if isinstance(result, RulesError):
+            for d in result.diagnostics:
+                failed.setdefault((d.severity, render_all([d], text)), []).append(selection or "(base)")
+    if any(severity == "error" for severity, _ in failed):
+        for (severity, rendered), where in failed.items():
+            err.print(rendered, markup=False)
+            err.print(f"  in: {', '.join(where)}", markup=False)
+        bad = sum(isinstance(r, RulesError) for _, r in results)
+        raise fail(f"{bad} of the {len(results)} legal selections of edition and variants do not check",
+                   "each error says in which selections it shows; --edition and --variant check one")
+    return [{"selection": selection, "players": list(r.model.counts), "deck": r.model.deck_size,
+             "warnings": len(r.warnings)} for selection, r in results]
+
+
 def export(
     file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False, metavar="FILE")],
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the JSON to this file, not to stdout.",
                                                show_default=False)] = None,
+    edition: Edition = None,
+    variant: Variants = None,
 ) -> None:
     """Export a checked ruleset as JSON: every clause with its provenance, every expression as
     text, type and tree. schemas/ruleset.schema.json describes it."""
-    loaded = load_or_exit(file)
+    loaded = load_or_exit(file, edition, variant)
     text = _json(exporting.export(loaded.model))
     if output is None:
         typer.echo(text, nl=False)
@@ -96,7 +132,10 @@ def _print_summary(r: dict) -> None:
         _row(header, f"name ({lang['language']})", lang["text"])
     for doc in r["documents"]:
         _row(header, f"document {doc['id']}", doc["title"])
-    _row(header, "players", f"{r['players']['min']}..{r['players']['max']}")
+    if r.get("selection"):
+        _row(header, "edition and variants", r["selection"])
+    low, high, counts = r["players"]["min"], r["players"]["max"], r["players"]["counts"]
+    _row(header, "players", f"{low}..{high}" if counts == list(range(low, high + 1)) else ", ".join(map(str, counts)))
     _row(header, "deck", f"{r['deck']} cards")
     _row(header, "plays", ", ".join(r["plays"]))
     _row(header, "round ends", ", ".join(r["round_ends"]))
@@ -129,3 +168,8 @@ def _print_summary(r: dict) -> None:
     out.print(provenance)
     if r["unbacked"]:
         out.print(Text("without provenance: " + ", ".join(r["unbacked"])))
+    if r.get("selections"):
+        options = _table(f"Every legal selection checks ({len(r['selections'])})", "selection", "players", "warnings")
+        for s in r["selections"]:
+            _row(options, s["selection"], ", ".join(map(str, s["players"])), s["warnings"])
+        out.print(options)

@@ -23,10 +23,11 @@ from ..interpreter.bots import BOTS
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
 from ..interpreter.compile import Compiled
 from ..interpreter.engine import EngineError, Game, RoundResult
-from ..interpreter.load import resolve
+from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
-from .common import (EXIT_FINDINGS, EXIT_USAGE, compile_log_ruleset, compile_or_exit, err, fail, load_or_exit, out,
+from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
+                     load_or_exit, out,
                      parse_params)
 from .render import moves_of, plural, view_of
 
@@ -316,18 +317,21 @@ def play(
         metavar="NAME=V", help="Set a ruleset param: NAME=VALUE (repeatable).")] = None,
     log: Annotated[Optional[Path], typer.Option(
         metavar="FILE", help="Write the game log to this file at the end.")] = None,
+    edition: Edition = None,
+    variant: Variants = None,
+    lang: Lang = None,
 ) -> None:
     """Play a match at the terminal against bots or friends (hot-seat)."""
     kinds = _seat_kinds(seats, players)
     if log is not None and (log.is_dir() or not log.parent.is_dir()):
         raise fail(f"--log: '{log}' is a folder" if log.is_dir() else f"--log: no folder '{log.parent}'",
                    "give a file in an existing folder", EXIT_USAGE)
-    loaded = load_or_exit(file)
-    compiled = compile_or_exit(loaded, players if kinds is None else len(kinds), parse_params(param))
+    loaded = load_or_exit(file, edition, variant)
+    compiled = compile_or_exit(loaded, players if kinds is None else len(kinds), parse_params(param), lang)
     kinds = kinds or [HUMAN] + ["random"] * (compiled.players - 1)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    out.print(f"{loaded.model.title}: {compiled.players} players ({', '.join(kinds)}), seed {seed}; "
+    out.print(f"{loaded.model.title}{loaded.model.selection}: {compiled.players} players ({', '.join(kinds)}), seed {seed}; "
               f"play it again with --seed {seed}" + (". Type help for help." if HUMAN in kinds else ""),
               markup=False, soft_wrap=False)
     try:
@@ -354,7 +358,9 @@ def play(
 
 
 def _write_log(path: Path, file: str, compiled: Compiled, seed: int, kinds: list[str], session: Session) -> None:
-    record = gamelog.GameLog(file, gamelog.sha256_of(resolve(file)), compiled.players, dict(compiled.params), seed,
+    file = split_selection(file)[0]
+    record = gamelog.GameLog(file + compiled.model.selection, gamelog.sha256_of(resolve(file)), compiled.players,
+                             dict(compiled.params), seed,
                              tuple(kinds), tuple(session.moves), gamelog.result_of(session.game))
     try:
         gamelog.write(record, path)

@@ -189,10 +189,11 @@ def summary(model: m.Ruleset) -> dict:
         "title": model.title,
         "names": _labels(model.names),
         "documents": [{"id": d.id, "title": d.title} for d in model.documents],
-        "players": {"min": model.players[0], "max": model.players[1]},
+        "selection": model.selection,
+        "players": {"min": model.players[0], "max": model.players[1], "counts": list(model.counts)},
         "deck": model.deck_size,
         "stock": _stock(model),
-        "deals": [_deal(model, n) for n in range(model.players[0], model.players[1] + 1)],
+        "deals": [_deal(model, n) for n in model.counts],
         "zones": [{"name": z.name, "scope": _scope(z), "visibility": z.visibility, "piles": z.piles}
                   for z in model.zones],
         "params": [{"name": p.name, "default": p.default, "min": p.low, "max": p.high} for p in model.params],

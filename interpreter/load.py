@@ -37,6 +37,15 @@ def resolve(path: str) -> Path:
     return p
 
 
+def split_selection(spec: str) -> tuple[str, str | None, tuple[str, ...]]:
+    """`FILE@EDITION+VARIANT+...` into its parts; a path that exists as written is only a path."""
+    if resolve(spec).exists() or ("@" not in spec and "+" not in spec):
+        return spec, None, ()
+    head, _, variants = spec.partition("+")
+    path, _, edition = head.partition("@")
+    return path, edition or None, tuple(v for v in variants.split("+") if v)
+
+
 def read(path: str) -> tuple[str, str]:
     """The text of a file and the name to show for it, or a `RulesError` saying why not."""
     p = resolve(path)

@@ -485,6 +485,11 @@ class Ruleset:
         return self.player_counts or tuple(range(self.players[0], self.players[1] + 1))
 
     @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages the cards' faces are given in, besides the faces themselves."""
+        return tuple(dict.fromkeys(lang for card in self.deck for lang, _ in card.names))
+
+    @property
     def selection(self) -> str:
         return selection_text(self.edition, self.variants)
 

@@ -189,7 +189,7 @@ def _apply_items(clauses: list[s.Clause], option: s.Clause, items, edition: str 
         if item.kind == "add":
             if at is not None:
                 sink.error(f"{where} adds {_show(k)}, which the ruleset already has", span,
-                           f"write `replace` to change it, or `extend` to add to its block")
+                           "write `replace` to change it, or `extend` to add to its block")
             else:
                 clauses.append(clause)
             continue
