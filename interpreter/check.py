@@ -671,8 +671,9 @@ class Checker:
                 effects.append(m.Reverse(prov))
             elif item.kind in ("swap", "no_answer"):
                 scope = pile_scope if to and to[0] and to[0].piles else target
-                seats = [self._expr(e, scope) for e in item.parts[1:] if not isinstance(e, tuple)]
-                for e, typed in zip(item.parts[-len(seats):], seats):
+                exprs = item.parts[1:] if item.kind == "swap" else item.parts
+                seats = [self._expr(e, scope) for e in exprs]
+                for e, typed in zip(exprs, seats):
                     if typed is not None and typed.type != "seat":
                         self.sink.error(f"this names {_show(typed.type)}, not a seat", e.span, "e.g. self, or a chosen seat")
                 if any(x is None or x.type != "seat" for x in seats):
@@ -740,7 +741,8 @@ class Checker:
     def _move_cards(self, item: s.Clause, scope, prov) -> m.MoveCards | None:
         amount, random, var, source, dest, where = item.parts
         count = None if amount is None else self._int(amount, scope)
-        src, dst = self._expr(source, scope), self._expr(dest, scope)
+        # the destination may read the card it receives: `to row of holder(x.colour)`
+        src, dst = self._expr(source, scope), self._expr(dest, {**scope, var.text: "card"} if var else scope)
         if src is not None and src.type not in ("zone", "pile"):
             self.sink.error(f"cards are moved from a zone of cards or a pile, not {_show(src.type)}", source.span,
                             "e.g. move 1 from hand of chosen to hand of self")

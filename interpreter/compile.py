@@ -274,13 +274,14 @@ class _Compiler:
         `where` keeps; into a zone of piles each card starts a pile. A pile left empty is taken
         away, so that every pile always has a card."""
         count = None if e.count is None else self.expr(e.count, chosen)
-        source, dest = self.expr(e.source, chosen), self.expr(e.dest, chosen)
-        keep = None if e.where is None else self.expr(e.where, {**chosen, e.var: FREE})
+        named = {**chosen, e.var: FREE} if e.var else chosen
+        source, dest = self.expr(e.source, chosen), self.expr(e.dest, named)
+        keep = None if e.where is None else self.expr(e.where, named)
         into_piles, from_pile, random = e.dest.type == "zone:piles", e.source.type == "pile", e.random
         piles = self._pile_zones()
 
         def move_cards(env):
-            src, dst = source(env), dest(env)
+            src = source(env)
             wanted = len(src) if count is None else count(env)
             fits = [i for i in range(len(src) - 1, -1, -1) if keep is None or _keeps(env, keep, src[i])]
             if random:
@@ -289,7 +290,9 @@ class _Compiler:
             cards = [src[i] for i in taken]
             for i in sorted(taken, reverse=True):
                 del src[i]
-            dst.extend([[c] for c in cards] if into_piles else cards)
+            for card in cards:  # each card to its destination, which may depend on the card
+                env[FREE] = card
+                dest(env).append([card] if into_piles else card)
             if from_pile and not src:
                 _remove_pile(env[ZONES], piles, src)
         return move_cards

@@ -21,21 +21,24 @@ def export(model: m.Ruleset) -> dict:
     """Everything the model holds, each clause with its provenance."""
     return {
         "format": FORMAT,
-        "header": {"file": model.file, "title": model.title, "names": _labels(model.names)},
+        "header": {"file": model.file, "title": model.title, "names": _labels(model.names),
+                   "edition": model.edition, "variants": list(model.variants)},
+        "options": [_option(o) for o in model.options],
         "documents": [{"id": d.id, "title": d.title, "provenance": _provenance(d.provenance)}
                       for d in model.documents],
-        "players": {"min": model.players[0], "max": model.players[1],
+        "players": {"min": model.players[0], "max": model.players[1], "counts": list(model.counts),
                     "provenance": _provenance(model.players_provenance)},
         "params": [{"name": p.name, "default": p.default, "min": p.low, "max": p.high,
                     "provenance": _provenance(p.provenance)} for p in model.params],
         "attributes": [_attribute(a) for a in model.attributes],
-        "cards": [{"name": k.name, "labels": _labels(k.labels),
-                   "attributes": [{"attribute": a, "value": v} for a, v in k.attributes],
-                   "copies": k.copies, "copies_provenance": _provenance(k.copies_provenance),
-                   "face": k.face, "provenance": _provenance(k.provenance)} for k in model.kinds],
+        "cards": [_kind(k) for k in model.kinds],
+        "marks": list(model.marks),
         "deck": {"size": model.deck_size,
-                 "faces": [{"face": c.face, "kind": c.kind, "attributes": dict(c.attributes), "copies": c.copies}
-                           for c in model.deck]},
+                 "faces": [{"face": c.face, "kind": c.kind, "attributes": dict(c.attributes), "copies": c.copies,
+                            "names": dict(c.names)} for c in model.deck]},
+        "deck_rules": [{"name": r.name, "where": expression(r.where), "provenance": _provenance(r.provenance)}
+                       for r in model.deck_rules],
+        "sets": {"count": model.sets, "provenance": _provenance(model.sets_provenance)},
         "zones": [{"name": z.name, "scope": _scope(z), "visibility": z.visibility, "piles": z.piles,
                    "provenance": _provenance(z.provenance)} for z in model.zones],
         "setup": [_setup_step(step) for step in model.setup],
@@ -118,6 +121,21 @@ def _attribute(a: m.Attribute) -> dict:
     return {"name": a.name, "kind": "int", "min": a.low, "max": a.high, "provenance": _provenance(a.provenance)}
 
 
+def _option(o: m.Option) -> dict:
+    return {"kind": o.kind, "name": o.name, "labels": _labels(o.labels), "requires": list(o.requires),
+            "combines": list(o.combines), "provenance": _provenance(o.provenance)}
+
+
+def _kind(k: m.CardKind) -> dict:
+    return {"name": k.name, "labels": _labels(k.labels),
+            "attributes": [{"attribute": a, "value": v} for a, v in k.attributes],
+            "copies": k.copies, "copies_provenance": _provenance(k.copies_provenance),
+            "face": k.face, "faces": [{"language": lang, "template": t} for lang, t in k.faces],
+            "marks": [{"name": mk.name, "count": mk.count, "where": expression(mk.where),
+                       "provenance": _provenance(mk.provenance)} for mk in k.marks],
+            "provenance": _provenance(k.provenance)}
+
+
 def _setup_step(step) -> dict:
     if isinstance(step, m.Shuffle):
         return {"step": "shuffle", "zone": step.zone, "provenance": _provenance(step.provenance)}
@@ -134,7 +152,8 @@ def _play(p: m.Play) -> dict:
     return {
         "name": p.name,
         "card": {"zone": p.card_zone, "where": expression(p.card_filter), "provenance": _provenance(p.card_provenance)},
-        "to": {"zone": p.dest_zone, "seats": p.dest_seats or None, "provenance": _provenance(p.dest_provenance)},
+        "to": {"zone": p.dest_zone, "seats": p.dest_seats or None, "seat": expression(p.dest_seat),
+               "provenance": _provenance(p.dest_provenance)},
         "new_pile": _condition(p.new_pile),
         "onto_pile": _condition(p.onto_pile),
         "with": None if p.mate is None else {
@@ -161,7 +180,16 @@ def _effect(e) -> dict:
     if isinstance(e, m.MovePile):
         return {"effect": "move_pile", "pile": expression(e.pile), "to": expression(e.dest),
                 "provenance": _provenance(e.provenance)}
-    return {"effect": "next_turn", "to": expression(e.seat), "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.Swap):
+        return {"effect": "swap", "zones": list(e.zones), "seat": expression(e.seat), "other": expression(e.other),
+                "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.PassZone):
+        return {"effect": "pass", "zone": e.zone, "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.NoAnswer):
+        return {"effect": "no_answer", "seat": expression(e.seat), "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.NextTurn):
+        return {"effect": "next_turn", "to": expression(e.seat), "provenance": _provenance(e.provenance)}
+    raise TypeError(f"not an effect: {e!r}")
 
 
 def _window(w: m.Window | None) -> dict | None:
@@ -171,8 +199,8 @@ def _window(w: m.Window | None) -> dict | None:
 
 def _turn_step(step) -> dict:
     if isinstance(step, m.PlayStep):
-        return {"step": "play", "plays": list(step.plays), "or_pass": step.or_pass, "when": expression(step.when),
-                "provenance": _provenance(step.provenance)}
+        return {"step": "play", "plays": list(step.plays), "or_pass": step.or_pass, "optional": step.optional,
+                "repeat": step.repeat, "when": expression(step.when), "provenance": _provenance(step.provenance)}
     return {"step": "draw", "count": expression(step.count), "from": step.source, "to": step.dest,
             "when": expression(step.when), "provenance": _provenance(step.provenance)}
 
@@ -234,8 +262,10 @@ def _deal(model: m.Ruleset, players: int) -> dict:
 def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     """The clauses `check` counts, each named, with its provenance. A clause without items
     counts as itself. A block (card, play, setup, turn, match) counts itself when it carries
-    provenance, and each of its items that carries some; a block where nothing does counts
-    once, as carrying none. Documents count when they carry provenance: the header is not a rule."""
+    provenance, and each of its items that carries some (a card's copies and marks, a play's
+    items and effects, ...); a block where nothing does counts once, as carrying none.
+    Documents count when they carry provenance: the header is not a rule; `decks` counts when
+    it is written."""
     out: list[tuple[str, m.Provenance]] = []
 
     def block(name: str, own: m.Provenance | None, items: list[tuple[str, m.Provenance]]) -> None:
@@ -248,7 +278,11 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     out += [(f"param {p.name}", p.provenance) for p in model.params]
     out += [(f"attribute {a.name}", a.provenance) for a in model.attributes]
     for k in model.kinds:
-        block(f"card {k.name}", k.provenance, [("copies", k.copies_provenance)])
+        block(f"card {k.name}", k.provenance,
+              [("copies", k.copies_provenance)] + [(f"mark {mk.name}", mk.provenance) for mk in k.marks])
+    out += [(f"deck {r.name}", r.provenance) for r in model.deck_rules]
+    if model.sets_provenance.line:
+        out.append(("decks", model.sets_provenance))
     out += [(f"zone {z.name}", z.provenance) for z in model.zones]
     block("setup", None, [(SETUP_STEPS[type(s)], s.provenance) for s in model.setup])
     for p in model.plays:
