@@ -26,6 +26,7 @@ from ..interpreter.engine import EngineError, Game, RoundResult
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
+from ..interpreter.redact import as_seen
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
                      load_or_exit, out,
                      parse_params)
@@ -93,6 +94,8 @@ class Session:
         self.moves: list[str] = []
         self.rounds_shown = 0
         self.hot_seat = kinds.count(HUMAN) > 1
+        # whose eyes the table is printed for: the one person, else anyone (public zones only)
+        self.viewer = kinds.index(HUMAN) if kinds.count(HUMAN) == 1 else -1
 
     def run(self) -> None:
         """Play to the end of the match; raise `Quit` if a person stops it."""
@@ -104,10 +107,11 @@ class Session:
                 action = self._ask(seat)
             else:
                 action = self.bots[seat].choose(game)
-            text = str(game.move_of(action))
+            move = game.move_of(action)
             game.play(action)
-            self.moves.append(text)
-            out.print(f"seat {seat} ({self.kinds[seat]}): {text}", markup=False,
+            self.moves.append(str(move))
+            shown = move if seat == self.viewer else as_seen(move, seat, self.viewer, game.c.model)
+            out.print(f"seat {seat} ({self.kinds[seat]}): {shown}", markup=False,
                       style="" if self.bots[seat] is None else "dim")
             self._report_rounds()
 

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from . import model as m
 from .check import near
 from .compile import Compiled
-from .engine import cite
+from .engine import SEATS_TEXT, cite
 from .unparse import unparse
 
 TURN, WINDOW, FINAL = "turn", "window", "final"  # when a play may be made: a turn step, out of turn, the final round
-_SEATS = {"any": "any seat", "other": "any other seat", "self": "self"}
 _OPERATORS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
               ">=": operator.ge, "+": operator.add, "-": operator.sub, "*": operator.mul,
               "/": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0}  # as the engine divides
@@ -56,7 +55,7 @@ class Use:
 
 @dataclass(frozen=True)
 class CardInfo:
-    name: str  # the face or the kind, as the ruleset spells it
+    name: str  # the face (in the match's language) or the kind, as the ruleset spells it
     kind: str
     faces: tuple[str, ...]  # the one face asked for, or every face of the kind
     copies: int  # of each face
@@ -92,11 +91,15 @@ def describe(compiled: Compiled, name: str) -> CardInfo:
     else:
         raise UnknownCard(name, near(name.lower(), [*compiled.faces, *(k.name for k in model.kinds)]))
     varying = {a for a, v in kind.attributes if v is None} if len(faces) > 1 else set()
-    some_card = compiled.face_of.index(model.deck.index(faces[0]))
-    known = {a: table[some_card] for a, table in compiled.attributes.items() if a not in varying}
+    # read from the model, not from a copy: a deck rule may leave no copy of the face in play;
+    # an attribute the kind does not set reads as on "no card", the tables' last entry
+    values = dict(faces[0].attributes)
+    known = {a.name: values.get(a.name, compiled.attributes[a.name][-1]) for a in model.attributes
+             if a.name not in varying}
+    shown = dict(zip(model.deck, compiled.faces))  # each face in the language the match shows
     return CardInfo(
-        name=kind.name if face is None else faces[0].face, kind=kind.name,
-        faces=tuple(c.face for c in faces), copies=kind.copies, attributes=_attributes(kind, faces),
+        name=kind.name if face is None else shown[faces[0]], kind=kind.name,
+        faces=tuple(shown[c] for c in faces), copies=kind.copies, attributes=_attributes(kind, faces),
         provenance=cite(kind.provenance), copies_provenance=cite(kind.copies_provenance),
         uses=tuple(_uses(compiled, known)))
 
@@ -201,7 +204,7 @@ def _items(play: m.Play) -> tuple[Item, ...]:
     if play.mate:
         items.append(Item(f"with {play.mate.name} from {play.mate.zone}{_clause('where', play.mate.where)}",
                           cite(play.mate.provenance)))
-    seats = f" of {_SEATS[play.dest_seats]}" if play.dest_seats else ""
+    seats = f" of {SEATS_TEXT.get(play.dest_seats) or unparse(play.dest_seat)}" if play.dest_seats else ""
     items.append(Item(f"to {play.dest_zone}{seats}", cite(play.dest_provenance)))
     for words, placement in (("new pile", play.new_pile), ("onto pile", play.onto_pile)):
         if placement is not None:
@@ -209,7 +212,7 @@ def _items(play: m.Play) -> tuple[Item, ...]:
     if play.choose:
         c = play.choose
         of = f"{c.zone} of " if c.kind == "pile" else ""
-        items.append(Item(f"choose {c.kind} {c.name} of {of}{_SEATS[c.seats]}{_clause('where', c.where)}",
+        items.append(Item(f"choose {c.kind} {c.name} of {of}{SEATS_TEXT[c.seats]}{_clause('where', c.where)}",
                           cite(c.provenance)))
     items += [Item(f"then {_effect(e)}", cite(e.provenance)) for e in play.effects]
     return tuple(items)
@@ -230,4 +233,12 @@ def _effect(e) -> str:
         return f"move pile {unparse(e.pile)} to {unparse(e.dest)}"
     if isinstance(e, m.Reverse):
         return "reverse"
-    return f"next turn to {unparse(e.seat)}"
+    if isinstance(e, m.Swap):
+        return f"swap {', '.join(e.zones)} of {unparse(e.seat)} with {unparse(e.other)}"
+    if isinstance(e, m.PassZone):
+        return f"pass {e.zone}"
+    if isinstance(e, m.NoAnswer):
+        return f"no answer from {unparse(e.seat)}"
+    if isinstance(e, m.NextTurn):
+        return f"next turn to {unparse(e.seat)}"
+    raise TypeError(f"not an effect: {e!r}")

@@ -203,6 +203,7 @@ class Checker:
         self.names = _Names()
         self.defines: dict[str, s.Clause] = {}
         self._expanding: list[str] = []  # the defines being filled in, outermost first
+        self._recursive: set[str] = set()  # defines that call themselves: reported, never filled in
 
     # ---------------------------------------------------------------- entry
 
@@ -1096,7 +1097,7 @@ class Checker:
         name = call.function.text
         clause = self.defines[name]
         _, params, body = clause.parts
-        if name in self._expanding:  # reported where the define stands, by _defines_sound
+        if name in self._recursive:  # reported where the define stands, by _defines_sound
             return None
         if len(self._expanding) >= MAX_DEFINE_NESTING:
             self.sink.error(f"defines nest deeper than {MAX_DEFINE_NESTING} here", call.span,
@@ -1131,6 +1132,7 @@ class Checker:
             while todo:
                 callee = todo.pop()
                 if callee == name:
+                    self._recursive.add(name)
                     self.sink.error(f"define '{name}' calls itself", clause.parts[0].span,
                                     "a define may use other defines, but not in a circle")
                     break

@@ -246,10 +246,10 @@ class Game:
         st.plays += 1
         st.round_plays += 1
         st.idle_turns = env[PASSES] = 0
-        if window is None and not self._program()[st.step].repeat:
-            st.step += 1
-        else:  # the window goes on from the next seat, its count of passes begun again
+        if window is not None:  # the window goes on from the next seat, its count of passes begun again
             window[0], window[1] = self._next_seat(seat), 0
+        elif not self._program()[st.step].repeat:  # `may play any of` stays on its step until a pass
+            st.step += 1
         reason = self._round_end()
         if reason is not None:
             self._end_round(reason)

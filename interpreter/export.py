@@ -240,9 +240,9 @@ def _stock(model: m.Ruleset) -> str:
 
 def _deal(model: m.Ruleset, players: int) -> dict:
     """How setup leaves the cards for this many players, params at their defaults: the engine
-    lays a round out, and the zones are counted. `per_seat` is the fewest cards a seat
-    receives; `shared` the cards in each shared zone; `problem` instead says why this many
-    players cannot be set up."""
+    lays a round out, and the zones are counted. `deck` is the cards in play (`decks` and the
+    deck rules applied); `per_seat` the fewest cards a seat receives; `shared` the cards in
+    each shared zone; `problem` instead says why this many players cannot be set up."""
     try:
         game = Game(compile_ruleset(model, players), seed=0, deal=False)
     except ConfigError as e:
@@ -255,7 +255,7 @@ def _deal(model: m.Ruleset, players: int) -> dict:
                 seats[seat] += sum(len(p) for p in cards) if zone.piles else len(cards)
         else:
             shared[zone.name] = sum(len(p) for p in content) if zone.piles else len(content)
-    return {"players": players, "per_seat": min(seats), "dealt": sum(seats),
+    return {"players": players, "deck": game.c.deck_size, "per_seat": min(seats), "dealt": sum(seats),
             "stock": shared[_stock(model)], "shared": shared}
 
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from .compile import Compiled
 from .engine import Game
 from .gamelog import GameLog, LogResult, replay, result_record
-from .model import Zone
-from .notation import parse_move
+from .model import Ruleset, Zone
+from .notation import Move, parse_move
 
 FORMAT = "cardrules-seat-log/1"
 UNSEEN = "?"  # the face of a card the seat did not see moving
@@ -48,11 +48,22 @@ def sees(zone: Zone, owner: int | None, seat: int) -> bool:
     return zone.visibility == "public" or (zone.visibility == "owner" and owner == seat)
 
 
+def as_seen(move: Move, mover: int, seat: int, model: Ruleset) -> Move:
+    """`move` as `seat` sees it (-1: a seat that sees only public zones): the card's face is
+    UNSEEN when both the zone it left and the zone it went to are hidden from that seat."""
+    if not move.card:  # a pass
+        return move
+    play = model.play(move.play)
+    source, dest = model.zone(play.card_zone), model.zone(play.dest_zone)
+    if not sees(source, mover, seat) and not sees(dest, move.seat if dest.per_seat else None, seat):
+        return move._replace(card=UNSEEN)
+    return move
+
+
 def redact(log: GameLog, compiled: Compiled, seat: int) -> SeatLog:
     """Replay `log` and keep what `seat` may see; a `gamelog.ReplayError` says where the log breaks."""
     if not 0 <= seat < log.players:
         raise ValueError(f"seat {seat}: the match has seats 0 to {log.players - 1}")
-    zones, plays = compiled.model.zones, {p.name: p for p in compiled.plays}
     moves: list[SeatMove] = []
     start: dict | None = None
     open_plays: tuple[str, ...] = ()  # the plays open before the move to come: how its text reads
@@ -64,12 +75,7 @@ def redact(log: GameLog, compiled: Compiled, seat: int) -> SeatLog:
 
     def after(number: int, mover: int, text: str, game: Game) -> None:
         nonlocal open_plays
-        move = parse_move(text, open_plays)
-        if move.card:  # not a pass
-            play = plays[move.play]
-            source, dest = zones[play.card_zone], zones[play.dest_zone]
-            if not sees(source, mover, seat) and not sees(dest, move.seat if dest.per_seat else None, seat):
-                move = move._replace(card=UNSEEN)
+        move = as_seen(parse_move(text, open_plays), mover, seat, compiled.model)
         moves.append(SeatMove(number, mover, str(move), game.view(seat)))
         open_plays = game.open_plays()
 

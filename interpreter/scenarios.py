@@ -3,10 +3,13 @@
 A scenario file is YAML, validated by schemas/scenarios.schema.json:
 
     ruleset: mygame.rules                  # relative to the scenario file
+    edition: en                            # a ruleset with editions and variants: the file's
+    variants: [minimum]                    # choice; a scenario may name its own instead
     defaults: {players: 2, params: {target_total: 100}, seed: 0}
     scenarios:
       - name: stacking on the same colour
         clause: "play put: onto pile when top(pile).colour == card.colour"
+        edition: ru                        # this scenario's edition, and (left out) the file's variants
         position:                          # left out: the seed deals the match
           zones: {hand: {0: [red5]}, row: {0: [[red1]], 1: []}, stock: [red2]}
           active: 0
@@ -16,8 +19,9 @@ A scenario file is YAML, validated by schemas/scenarios.schema.json:
             because: top(pile).colour      # ... for a reason that says this
           - expect: {to_move: 1, zones: {row: {0: [[red1, red5]]}}}
 
-`load` reads the file and checks all that needs no play (the schema, then zones, faces, seats,
-players and params against the ruleset), every error located at its YAML node. `run` plays
+`load` reads the file and checks all that needs no play (the schema, the edition and variants,
+then zones, faces, seats, players and params against the ruleset), every error located at its
+YAML node. Each distinct selection of edition and variants is loaded once. `run` plays
 each scenario up to its first step that does not hold, and says where, what was expected and
 what was found. Nothing in the file is executed: YAML is read with the safe loader only.
 """
@@ -40,6 +44,7 @@ from .engine import EngineError, Game, PositionError
 from .load import Loaded, load, read, resolve
 from .model import Zone
 from .notation import Move, MoveError, parse_move
+from .options import SelectionError
 
 MAX_VALUES = 200_000  # values in a file once its aliases are expanded: no alias bombs
 MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -99,7 +104,10 @@ def load_text(text: str, file: str = "<input>", base: Path = Path(".")) -> Scena
     here = _Errors(file, text, tree)
     _validate(data, here)
     here.stop()
-    ruleset = _ruleset(data["ruleset"], base, here)
+    rulesets = _Rulesets(_ruleset_path(data["ruleset"], base, here), here)
+    file_choice = _choice(data, (), _Choice(None, (), (), ()))
+    ruleset = rulesets.get(file_choice)
+    here.stop()
     defaults = data.get("defaults", {})
     compiled: dict[tuple, Compiled] = {}
     scenarios, names = [], {}
@@ -110,15 +118,18 @@ def load_text(text: str, file: str = "<input>", base: Path = Path(".")) -> Scena
                        f"the first is at line {here.span(('scenarios', names[s['name']], 'name')).line}; "
                        "give each scenario its own name")
         names.setdefault(s["name"], i)
-        players = s.get("players", defaults.get("players", ruleset.model.players[0]))
+        loaded = rulesets.get(_choice(s, at, file_choice))
+        if loaded is None:
+            continue
+        players = s.get("players", defaults.get("players", loaded.model.players[0]))
         params = {**defaults.get("params", {}), **s.get("params", {})}
-        key = (players, tuple(sorted(params.items())))
+        key = (loaded.model.selection, players, tuple(sorted(params.items())))
         try:
-            compiled[key] = compiled.get(key) or compile_ruleset(ruleset.model, players, params)
+            compiled[key] = compiled.get(key) or compile_ruleset(loaded.model, players, params)
         except ConfigError as e:
             setting = next((p for p in (at + ("params",), at + ("players",)) if p[-1] in s),
                            ("defaults",) if defaults else at)
-            here.error(setting, str(e))
+            here.error(setting, f"{e}" + (f" (in {loaded.model.selection})" if loaded.model.options else ""))
             continue
         c = compiled[key]
         if "position" in s:
@@ -129,6 +140,8 @@ def load_text(text: str, file: str = "<input>", base: Path = Path(".")) -> Scena
                 _check_zone(c, name, content, at + ("steps", j, "expect", "zones"), here)
             for name, count in expect.get("counts", {}).items():
                 _check_zone(c, name, count, at + ("steps", j, "expect", "counts"), here, counts=True)
+            for name, seen in expect.get("view", {}).items():
+                _check_view(c, name, seen, at + ("steps", j, "expect", "view"), here)
         scenarios.append(Scenario(s["name"], s["clause"], c, s.get("seed", defaults.get("seed", 0)),
                                   s.get("position"), tuple(s["steps"]), i))
     here.stop()
@@ -288,7 +301,7 @@ def _kind(x) -> str:
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
-def _ruleset(name: str, base: Path, here: _Errors) -> Loaded:
+def _ruleset_path(name: str, base: Path, here: _Errors) -> Path:
     path = base / name
     if not path.is_file():
         path = resolve(name)  # a shipped ruleset, named without a path
@@ -296,7 +309,73 @@ def _ruleset(name: str, base: Path, here: _Errors) -> Loaded:
         here.error(("ruleset",), f"no ruleset '{name}' next to this file",
                    f"the path is relative to the scenario file's folder, {base.resolve()}")
         here.stop()
-    return load(str(path))  # a broken ruleset raises its own located errors
+    return path
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """An edition and variants, each with the path of the YAML node that names it (() if none)."""
+
+    edition: str | None
+    variants: tuple[str, ...]
+    edition_at: tuple
+    variants_at: tuple
+
+
+def _choice(s: dict, at: tuple, default: _Choice) -> _Choice:
+    """What a scenario (or, at (), the file) chooses; what it leaves out comes from `default`."""
+    edition, edition_at = (s["edition"], at + ("edition",)) if "edition" in s else (
+        default.edition, default.edition_at)
+    variants, variants_at = (tuple(s["variants"]), at + ("variants",)) if "variants" in s else (
+        default.variants, default.variants_at)
+    return _Choice(edition, variants, edition_at, variants_at)
+
+
+class _Rulesets:
+    """The ruleset in each selection the file chooses, each loaded once; a selection that cannot
+    be loaded is reported at every node that chooses it, and gives None."""
+
+    def __init__(self, path: Path, here: _Errors):
+        self.path, self.here = path, here
+        self.loaded: dict[tuple, Loaded | SelectionError | RulesError] = {}
+
+    def get(self, choice: _Choice) -> Loaded | None:
+        key = (choice.edition, tuple(sorted(choice.variants)))
+        if key not in self.loaded:
+            try:
+                self.loaded[key] = load(str(self.path), choice.edition, choice.variants)
+            except (SelectionError, RulesError) as e:
+                self.loaded[key] = e
+        found = self.loaded[key]
+        if isinstance(found, SelectionError):
+            self.here.error(_naming(choice, found.message), found.message, found.hint)
+        elif isinstance(found, RulesError):
+            self._not_chosen(choice, found)
+        return found if isinstance(found, Loaded) else None
+
+    def _not_chosen(self, choice: _Choice, e: RulesError) -> None:
+        """A selection the ruleset refuses (variants that do not go together), located at the
+        scenario's node; a ruleset that is broken whatever is chosen raises its own errors."""
+        try:
+            load(str(self.path))
+        except RulesError:
+            raise
+        except SelectionError:
+            pass
+        for d in (d for d in e.diagnostics if d.severity == "error"):
+            where = f" ({d.file}:{d.span.line}:{d.span.column})" if d.span else ""
+            self.here.error(_naming(choice, d.message), d.message + where, d.hint)
+
+
+def _naming(choice: _Choice, message: str) -> tuple:
+    """The node that names what a message is about: the edition or the variant it quotes, or
+    else the variants, the edition, or the scenario that chose them."""
+    if choice.edition is not None and f"edition '{choice.edition}'" in message:
+        return choice.edition_at
+    for k, name in enumerate(choice.variants):
+        if f"variant '{name}'" in message:
+            return choice.variants_at + (k,)
+    return next((at for at in (choice.variants_at, choice.edition_at) if at), ("ruleset",))
 
 
 def _check_position(c: Compiled, position: dict, at: tuple, here: _Errors) -> None:

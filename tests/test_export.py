@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from cardrules.interpreter import model as m
-from cardrules.interpreter.export import FORMAT, export, summary
+from cardrules.interpreter.export import FORMAT, clauses, export, summary
 from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.unparse import unparse
 
@@ -23,12 +23,18 @@ game "Every block" {
     name en "Every block"
     document "book" "A test book"  source "book: itself"
 }
-players 2..4  source "book: p1"
+players 2, 4  source "book: p1"
 param hand_size = 2 in 1..5
 attribute suit { red en "Red", black }  ruling "why not"
 attribute rank in 1..4  assumed "four ranks"
-card plain { suit each  rank each  copies 2 assumed "two" }
-card joker { suit = red  rank = 1  face "joker" }
+card plain {
+    suit each  rank each  copies 2 assumed "two"
+    face en "P{suit}{rank}"
+    mark star 1 where card.rank > 2  source "book: stars"
+}
+card joker { suit = red  rank = 1  face "joker"  mark gold }
+deck few where card.star or card.gold or card.rank <= 2 or players > 2  ruling "fewer for two"
+decks 2  assumed "two packs"
 zone pool shared hidden
 zone table shared public
 zone hand per seat owner
@@ -50,12 +56,26 @@ play keep {
     to row of self
     new pile when count(piles(target)) < -(-3)
 }
+play gift {
+    card from hand where card.rank == 4
+    to row of seat(index(self) + 1)
+    new pile
+    then pass hand
+}
+play trade {
+    card from hand where card.rank == 3
+    to table
+    choose seat victim of any other seat
+    then swap hand, row of self with victim
+    then no answer from victim
+}
 play drop {
     card from hand where card.suit == top(table).suit
     to table
 }
 turn {
-    play one of give, keep, drop or pass
+    play one of give, keep, gift, trade or pass
+    may play any of drop when count(table) < 4
     draw 1 from pool to hand when count(x in cards(hand of self) where x.rank > 2) < hand_size
 }
 end round dry when count(pool) == 0 and every s in seats: count(hand of s) == 0
@@ -65,6 +85,20 @@ match {
     until max(totals) >= 30 or round >= 5
     winner lowest
 }
+"""
+
+# Editions and variants on top of it: the export says which were chosen, and lists them all.
+WITH_OPTIONS = EVERY_BLOCK + """
+edition plain_rules { name en "Plain" }  source "book: p2"
+edition short { replace match { until round >= 1 } }
+variant no_gift {
+    name en "No gifts"  name fr "Sans cadeaux"
+    requires edition short
+    combines with calm
+    remove play gift
+    replace turn { play one of give, keep, trade or pass  may play any of drop  draw 1 from pool to hand when passed }
+}
+variant calm { extend play keep { then no answer from self } }
 """
 
 
@@ -160,8 +194,10 @@ def test_a_ruleset_with_every_block_exports_valid_json(validator):
     assert errors(validator, data) == []
     assert node_kinds(data) == {"const", "ref", "param", "zone", "attr", "call", "each", "op", "unary", "if",
                                 "quantifier"}
-    give, keep, drop = data["plays"]
-    assert (give["to"]["seats"], keep["to"]["seats"], drop["to"]["seats"]) == ("other", "self", None)
+    give, keep, gift, trade, drop = data["plays"]
+    assert [p["to"]["seats"] for p in data["plays"]] == ["other", "self", "seat", None, None]
+    assert gift["to"]["seat"]["text"] == "seat(index(self) + 1)" and gift["to"]["seat"]["type"] == "seat"
+    assert give["to"]["seat"] is None and keep["to"]["seat"] is None
     assert give["new_pile"]["when"] is None and give["effects"][0]["where"] is None
     assert drop["new_pile"] is None and drop["onto_pile"] is None
     assert [s["step"] for s in data["setup"]] == ["shuffle", "deal", "move"]
@@ -172,9 +208,56 @@ def test_a_ruleset_with_every_block_exports_valid_json(validator):
     assert data["attributes"][0]["values"][0] == {"name": "red", "labels": [{"language": "en", "text": "Red"}]}
     assert data["attributes"][1] == {"name": "rank", "kind": "int", "min": 1, "max": 4, "provenance": {
         "sources": [], "rulings": [], "assumptions": ["four ranks"], "line": 9, "column": 1}}
-    assert data["deck"]["size"] == 2 * 2 * 4 + 1
+    assert data["deck"]["size"] == 2 * 2 * 4 + 1  # one set, as the cards are written
+    assert data["deck"]["faces"][0]["names"] == {"en": "PRed1"}  # an enum value by its label in the language
     assert data["deck"]["faces"][-1] == {"face": "joker", "kind": "joker", "attributes": {"suit": "red", "rank": 1},
-                                         "copies": 1}
+                                         "copies": 1, "names": {}}
+
+
+def test_the_new_blocks_export_as_written(validator):
+    data = as_json(export(load_text(EVERY_BLOCK, "every.rules").model))
+    assert data["players"]["counts"] == [2, 4] and (data["players"]["min"], data["players"]["max"]) == (2, 4)
+    assert data["header"]["edition"] is None and data["header"]["variants"] == [] and data["options"] == []
+    plain, joker = data["cards"]
+    assert plain["faces"] == [{"language": "en", "template": "P{suit}{rank}"}] and joker["faces"] == []
+    [star] = plain["marks"]
+    assert (star["name"], star["count"], star["where"]["text"]) == ("star", 1, "card.rank > 2")
+    assert star["provenance"]["sources"] == ["book: stars"] and star["provenance"]["line"] == 13
+    assert joker["marks"] == [{"name": "gold", "count": None, "where": None, "provenance": {
+        "sources": [], "rulings": [], "assumptions": [], "line": 15, "column": 50}}]
+    assert data["marks"] == ["star", "gold"]
+    [few] = data["deck_rules"]
+    assert few["name"] == "few" and few["where"]["text"] == "card.star or card.gold or card.rank <= 2 or players > 2"
+    assert few["provenance"]["rulings"] == ["fewer for two"]
+    assert data["sets"]["count"] == 2 and data["sets"]["provenance"]["assumptions"] == ["two packs"]
+    effects = {p["name"]: p["effects"] for p in data["plays"]}
+    assert [e["effect"] for e in effects["gift"]] == ["pass"] and effects["gift"][0]["zone"] == "hand"
+    swap, silence = effects["trade"]
+    assert (swap["effect"], swap["zones"], swap["seat"]["text"], swap["other"]["text"]) == (
+        "swap", ["hand", "row"], "self", "victim")
+    assert (silence["effect"], silence["seat"]["text"], silence["seat"]["type"]) == ("no_answer", "victim", "seat")
+    play_step, repeat_step, _ = data["turn"]
+    assert (play_step["or_pass"], play_step["optional"], play_step["repeat"]) == (True, False, False)
+    assert (repeat_step["plays"], repeat_step["optional"], repeat_step["repeat"]) == (["drop"], True, True)
+
+
+def test_editions_and_variants_export_the_selection_and_every_option(validator):
+    data = as_json(export(load_text(WITH_OPTIONS, "every.rules", "short", ["calm", "no_gift"]).model))
+    assert errors(validator, data) == []
+    assert data["header"]["edition"] == "short" and data["header"]["variants"] == ["no_gift", "calm"]  # file order
+    assert [(o["kind"], o["name"]) for o in data["options"]] == [
+        ("edition", "plain_rules"), ("edition", "short"), ("variant", "no_gift"), ("variant", "calm")]
+    no_gift = data["options"][2]
+    assert no_gift["labels"] == [{"language": "en", "text": "No gifts"}, {"language": "fr", "text": "Sans cadeaux"}]
+    assert (no_gift["requires"], no_gift["combines"]) == (["short"], ["calm"])
+    assert data["options"][0]["provenance"]["sources"] == ["book: p2"]
+    # the chosen options are applied: gift is gone, keep silences, the match is one round
+    assert [p["name"] for p in data["plays"]] == ["give", "keep", "trade", "drop"]
+    assert data["plays"][1]["effects"][-1]["effect"] == "no_answer"
+    assert data["match"]["until"]["expr"]["text"] == "round >= 1"
+    default = as_json(export(load_text(WITH_OPTIONS, "every.rules").model))
+    assert default["header"]["edition"] == "plain_rules" and default["header"]["variants"] == []
+    assert errors(validator, default) == []
 
 
 @pytest.mark.parametrize("mutate", [
@@ -188,8 +271,17 @@ def test_a_ruleset_with_every_block_exports_valid_json(validator):
     lambda d: d["match"]["winner"].update(value="first"),
     lambda d: d["round_ends"][0]["provenance"].update(line=-1),
     lambda d: d.update(format="cardrules-ruleset/2"),
+    lambda d: d["players"].pop("counts"),
+    lambda d: d["plays"][0]["to"].update(seats="seat"),
+    lambda d: d["deck"]["faces"][0]["names"].update(en=""),
+    lambda d: d["cards"][0]["marks"].append({"name": "star", "count": None, "where": None}),
+    lambda d: d["sets"].update(count=0),
+    lambda d: d["turn"][0].pop("repeat"),
+    lambda d: d["plays"][0]["effects"].append({"effect": "pass", "zone": "hand"}),
+    lambda d: d["header"].update(variants=["x y"]),
 ], ids=["top-level key", "visibility", "provenance missing", "seats", "node tag", "node key", "type",
-        "winner", "line", "format"])
+        "winner", "line", "format", "player counts", "seat expression missing", "empty face", "mark provenance",
+        "sets", "repeat", "effect provenance", "variant name"])
 def test_the_schema_is_strict(klats, validator, mutate):
     data = as_json(export(klats.model))
     mutate(data)
@@ -265,12 +357,12 @@ def test_export_of_a_missing_file_or_a_directory(tmp_path):
 
 def test_klats_summary_figures(klats):
     s = summary(klats.model)
-    assert s["title"] == "Klats"
-    assert s["players"] == {"min": 2, "max": 6}
+    assert s["title"] == "Klats" and s["selection"] == ""  # a file without editions or variants
+    assert s["players"] == {"min": 2, "max": 6, "counts": [2, 3, 4, 5, 6]}
     assert s["deck"] == 90
     assert s["stock"] == "draw"
-    assert [(d["players"], d["per_seat"], d["dealt"], d["stock"]) for d in s["deals"]] == [
-        (n, 3, 3 * n, 90 - 3 * n) for n in range(2, 7)]
+    assert [(d["players"], d["deck"], d["per_seat"], d["dealt"], d["stock"]) for d in s["deals"]] == [
+        (n, 90, 3, 3 * n, 90 - 3 * n) for n in range(2, 7)]
     assert [(z["name"], z["scope"], z["visibility"], z["piles"]) for z in s["zones"]] == [
         ("draw", "shared", "hidden", False), ("hand", "per_seat", "owner", False), ("row", "per_seat", "public", True)]
     assert [(p["name"], p["default"], p["min"], p["max"]) for p in s["params"]] == [
@@ -281,26 +373,50 @@ def test_klats_summary_figures(klats):
     assert s["unbacked"] == []
 
 
-def test_summary_follows_deals_moves_and_shared_zones():
+def test_summary_follows_player_counts_decks_deck_rules_deals_moves_and_shared_zones():
     s = summary(load_text(EVERY_BLOCK, "every.rules").model)
-    assert s["deck"] == 17 and s["stock"] == "pool"
-    # each seat is dealt `hand_size` (2), then one card is turned up on the table
-    assert s["deals"] == [{"players": n, "per_seat": 2, "dealt": 2 * n, "stock": 17 - 2 * n - 1,
-                           "shared": {"pool": 17 - 2 * n - 1, "table": 1}} for n in (2, 3, 4)]
-    # the document and `players` cite the book; `param hand_size` says nothing; `card plain` counts by its copies
-    assert s["provenance"] == {"clauses": 20, "sources": 2, "rulings": 1, "assumptions": 2, "none": 15}
+    assert s["players"] == {"min": 2, "max": 4, "counts": [2, 4]}  # `players 2, 4`: no deal for 3
+    assert s["deck"] == 17 and s["stock"] == "pool"  # one set, as written
+    # `decks 2`: 34 cards. With two players the deck rule keeps, of the 8 copies of ranks 3 and 4
+    # in each set, the 4 that carry a star (the first copy of each face): 34 - 8 = 26.
+    # Each seat is dealt `hand_size` (2), then one card is turned up on the table.
+    assert s["deals"] == [{"players": n, "deck": deck, "per_seat": 2, "dealt": 2 * n, "stock": deck - 2 * n - 1,
+                           "shared": {"pool": deck - 2 * n - 1, "table": 1}} for n, deck in ((2, 26), (4, 34))]
+    # the document, `players` and the mark cite the book; the suit and the deck rule are rulings;
+    # the rank, `copies` and `decks` assumed; `param hand_size` says nothing; `card plain` counts
+    # by its items (copies, mark star), `card joker` (its mark says nothing) as itself
+    assert s["provenance"] == {"clauses": 25, "sources": 3, "rulings": 2, "assumptions": 3, "none": 17}
     assert s["unbacked"][:3] == ["param hand_size", "card joker", "zone pool"]
     assert "card plain" not in s["unbacked"] and "setup" in s["unbacked"]
+    assert "deck few" not in s["unbacked"] and "decks" not in s["unbacked"]
+
+
+def test_summary_counts_deck_rules_decks_and_marks_as_clauses():
+    counted = dict(clauses(load_text(EVERY_BLOCK, "every.rules").model))
+    assert counted["deck few"].rulings == ("fewer for two",)
+    assert counted["decks"].assumptions == ("two packs",)
+    assert counted["card plain: mark star"].sources == ("book: stars",)
+    assert counted["card plain: copies"].assumptions == ("two",)
+    assert "card joker" in counted and not any(name.startswith("card joker:") for name in counted)
+    unwritten = dict(clauses(load_text(EVERY_BLOCK.replace('decks 2  assumed "two packs"\n', ""), "every.rules").model))
+    assert "decks" not in unwritten  # `decks` counts when it is written
 
 
 def test_summary_evaluates_counts_per_player_count_and_says_which_cannot_be_set_up():
-    text = EVERY_BLOCK.replace("deal hand_size from pool", "deal if players == 2 then hand_size * 3 else hand_size * players from pool")
+    text = EVERY_BLOCK.replace("deal hand_size from pool",
+                               "deal if players == 2 then hand_size * 3 else hand_size * players * 2 from pool")
     deals = summary(load_text(text, "every.rules").model)["deals"]
-    # 17 cards: 6 each for two players (the param at its default); 2 * n each for more, too many from 3 on
-    assert deals[0] == {"players": 2, "per_seat": 6, "dealt": 12, "stock": 4, "shared": {"pool": 4, "table": 1}}
-    assert [d["players"] for d in deals[1:]] == [3, 4]
-    assert "cannot deal 6 to each of 3 players" in deals[1]["problem"]
-    assert set(deals[2]) == {"players", "problem"}
+    # 26 cards for two: 6 each (the param at its default), one on the table; 16 each is too many for four
+    assert deals[0] == {"players": 2, "deck": 26, "per_seat": 6, "dealt": 12, "stock": 13,
+                        "shared": {"pool": 13, "table": 1}}
+    assert deals[1]["players"] == 4 and "cannot deal 16 to each of 4 players" in deals[1]["problem"]
+    assert set(deals[1]) == {"players", "problem"}
+
+
+def test_summary_of_a_selection_names_it():
+    s = summary(load_text(WITH_OPTIONS, "every.rules", "short", ["no_gift"]).model)
+    assert s["selection"] == "@short+no_gift"
+    assert s["plays"] == ["give", "keep", "trade", "drop"]
 
 
 def test_windows_turn_order_choices_and_moves_export_valid_json(validator):
