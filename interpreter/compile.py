@@ -44,6 +44,7 @@ class CPlay:
     effects: tuple[Fn, ...]
     model: m.Play
     dest_seat: Fn | None = None  # for dest_seats "seat": the one seat the card goes to
+    faces: frozenset[int] | None = None  # the faces the filter's card-only part keeps; None: all
 
 
 @dataclass(frozen=True)
@@ -207,12 +208,40 @@ class _Compiler:
         choose = p.choose and (p.choose.kind, self.zone_index[p.choose.zone] if p.choose.zone else -1, p.choose.seats,
                                None if p.choose.where is None else self.expr(p.choose.where, named))
         mate = p.mate and (self.zone_index[p.mate.zone], None if p.mate.where is None else self.expr(p.mate.where, named))
+        faces, rest = self._face_filter(p.card_filter)
         return CPlay(
-            index, p.name, self.zone_index[p.card_zone],
-            self.expr(p.card_filter, {}) if p.card_filter is not None else None,
+            index, p.name, self.zone_index[p.card_zone], rest,
             self.zone_index[p.dest_zone], p.dest_seats,
             self._condition(p.new_pile, named), self._condition(p.onto_pile, named), choose, mate, effects, p,
-            None if p.dest_seat is None else self.expr(p.dest_seat, {}))
+            None if p.dest_seat is None else self.expr(p.dest_seat, {}), faces)
+
+    def _face_filter(self, where) -> tuple[frozenset[int] | None, Fn | None]:
+        """A card filter split in two: the faces its conjuncts that read only the card keep,
+        worked out here once, and a closure for the rest, which reads the table."""
+        if where is None:
+            return None, None
+        conjuncts, todo = [], [where]
+        while todo:
+            e = todo.pop()
+            if isinstance(e, m.Op) and e.op == "and":
+                todo += [e.right, e.left]
+            else:
+                conjuncts.append(e)
+        static = [e for e in conjuncts if _reads_only_card(e)]
+        rest = [e for e in conjuncts if not _reads_only_card(e)]
+        faces = None
+        if static:
+            env, first = [None] * ENV_SIZE, {}
+            for card, face in enumerate(self.face_of):
+                first.setdefault(face, card)
+            tests = [self.expr(e, {}) for e in static]
+            faces = frozenset(face for face, card in first.items() if _keeps_all(env, tests, card))
+        if not rest:
+            return faces, None
+        dynamic = rest[0]
+        for e in rest[1:]:
+            dynamic = m.Op("and", dynamic, e, "bool")
+        return faces, self.expr(dynamic, {})
 
     def _condition(self, c: m.Condition | None, named: dict[str, int]) -> Fn | None:
         if c is None:
@@ -564,6 +593,32 @@ class _Compiler:
             case "%":
                 return lambda env: (a(env) % y) if (y := b(env)) else 0
         raise TypeError(f"no operator {op}")
+
+
+def _reads_only_card(e) -> bool:
+    """Whether an expression reads nothing but the card's attributes and constants: the same
+    for every copy of a face, at every moment."""
+    match e:
+        case m.Const() | m.ParamRef():
+            return True
+        case m.Ref(name=name):
+            return name == "card"
+        case m.AttrOf(obj=obj):
+            return _reads_only_card(obj)
+        case m.Defined(body=body):
+            return _reads_only_card(body)
+        case m.Op(left=left, right=right):
+            return _reads_only_card(left) and _reads_only_card(right)
+        case m.Unary(operand=x):
+            return _reads_only_card(x)
+        case m.If(cond=c, then=a, otherwise=b):
+            return _reads_only_card(c) and _reads_only_card(a) and _reads_only_card(b)
+    return False
+
+
+def _keeps_all(env: list, tests: list[Fn], card: int) -> bool:
+    env[CARD] = card
+    return all(test(env) for test in tests)
 
 
 def _keeps(env: list, keep: Fn, card: int) -> bool:

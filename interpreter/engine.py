@@ -394,18 +394,26 @@ class Game:
         env[SELF] = seat
         out = []
         add = out.append
+        by_zone: dict[int, dict[int, int]] = {}  # a hand's distinct faces, once for all the plays from it
         for play in step.plays:
             hand = zones[play.card_zone][seat]
             if not hand:
                 continue
-            distinct = {}
-            for card in hand:
-                distinct.setdefault(face_of[card], card)
+            distinct = by_zone.get(play.card_zone)
+            if distinct is None:
+                distinct = by_zone[play.card_zone] = {}
+                for card in hand:
+                    distinct.setdefault(face_of[card], card)
+            faces = play.faces
+            if faces is not None and faces.isdisjoint(distinct):
+                continue
             dest = zones[play.dest_zone]
             targets = [(t, dest[t]) for t in self._dest_seats(play, seat)] if play.dest_seats else [(-1, dest)]
             new, onto, keep = play.new_pile, play.onto_pile, play.card_filter
             plain = new is None and onto is None
             for face, card in distinct.items():
+                if faces is not None and face not in faces:
+                    continue
                 env[CARD] = card
                 if keep is not None and not keep(env):
                     continue
@@ -622,7 +630,8 @@ class Game:
         if card is None:
             return f"seat {seat} holds no {self.c.faces[face]} in {model.card_zone}"
         env[SELF], env[CARD] = seat, card
-        if play.card_filter is not None and not play.card_filter(env):
+        if (play.faces is not None and face not in play.faces) or (
+                play.card_filter is not None and not play.card_filter(env)):
             return self._because(f"{self.c.faces[face]} may not be played", model.card_filter, model.card_provenance)
         if play.mate is not None:
             mate_face = self.c.face_index[parts[1].lower()]
