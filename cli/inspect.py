@@ -29,7 +29,7 @@ def check(
     checks gets a summary: players, the deal for each player count, zones, params, provenance.
     A file with editions and variants is checked in every legal selection, unless one is given."""
     selections = None
-    path, in_path_edition, in_path_variants = split_selection(file)
+    _, in_path_edition, in_path_variants = split_selection(file)
     if edition is None and not variant and in_path_edition is None and not in_path_variants:
         selections = _every_selection(file)
     loaded = load_or_exit(file, edition, variant)
@@ -72,8 +72,15 @@ def _every_selection(file: str) -> list[dict] | None:
         bad = sum(isinstance(r, RulesError) for _, r in results)
         raise fail(f"{bad} of the {len(results)} legal selections of edition and variants do not check",
                    "each error says in which selections it shows; --edition and --variant check one")
-    return [{"selection": selection, "players": list(r.model.counts), "deck": r.model.deck_size,
-             "warnings": len(r.warnings)} for selection, r in results]
+    unplayable = [(selection, deal) for selection, r in results for deal in exporting.summary(r.model)["deals"]
+                  if "problem" in deal]
+    for selection, deal in unplayable:
+        err.print(f"error: {name}{selection}: with {deal['players']} players: {deal['problem']}", markup=False)
+    if unplayable:
+        raise fail("setup cannot run for every player count a selection allows",
+                   "narrow its `players`, or deal counts that fit its deck")
+    return [{"selection": selection, "players": list(r.model.counts), "warnings": len(r.warnings)}
+            for selection, r in results]
 
 
 def export(
@@ -126,6 +133,11 @@ def _row(table: Table, *cells) -> None:
     table.add_row(*(Text(str(c)) for c in cells))
 
 
+def _counts(counts: list[int]) -> str:
+    """Player counts as a range when they run without a gap: 2..6, else 4, 6, 8."""
+    return f"{counts[0]}..{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) else ", ".join(map(str, counts))
+
+
 def _print_summary(r: dict) -> None:
     header = _table(r["title"], "", "", header=False)
     for lang in r["names"]:
@@ -134,8 +146,7 @@ def _print_summary(r: dict) -> None:
         _row(header, f"document {doc['id']}", doc["title"])
     if r.get("selection"):
         _row(header, "edition and variants", r["selection"])
-    low, high, counts = r["players"]["min"], r["players"]["max"], r["players"]["counts"]
-    _row(header, "players", f"{low}..{high}" if counts == list(range(low, high + 1)) else ", ".join(map(str, counts)))
+    _row(header, "players", _counts(r["players"]["counts"]))
     _row(header, "deck", f"{r['deck']} cards")
     _row(header, "plays", ", ".join(r["plays"]))
     _row(header, "round ends", ", ".join(r["round_ends"]))
@@ -171,5 +182,5 @@ def _print_summary(r: dict) -> None:
     if r.get("selections"):
         options = _table(f"Every legal selection checks ({len(r['selections'])})", "selection", "players", "warnings")
         for s in r["selections"]:
-            _row(options, s["selection"], ", ".join(map(str, s["players"])), s["warnings"])
+            _row(options, s["selection"], _counts(s["players"]), s["warnings"])
         out.print(options)

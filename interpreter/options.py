@@ -126,15 +126,13 @@ def _known(idents, table: dict, what: str, sink: Sink) -> None:
 def choose(d: Declared, edition: str | None, variants: tuple[str, ...] | list[str]) -> tuple[str | None, tuple[str, ...]]:
     """The edition (the file's first when none is given) and the variants in file order, or a
     `SelectionError` for a name the file does not declare."""
-    if edition is not None and edition not in d.editions:
-        names = ", ".join(d.editions) or "none"
-        raise SelectionError(f"the ruleset has no edition '{edition}'",
-                             (near(edition, d.editions) + "; " if near(edition, d.editions) else "") + f"its editions: {names}")
-    for v in variants:
-        if v not in d.variants:
-            names = ", ".join(d.variants) or "none"
-            raise SelectionError(f"the ruleset has no variant '{v}'",
-                                 (near(v, d.variants) + "; " if near(v, d.variants) else "") + f"its variants: {names}")
+    for what, names, table in (("edition", [edition] if edition is not None else [], d.editions),
+                               ("variant", variants, d.variants)):
+        for name in names:
+            if name not in table:
+                guess = near(name, table)
+                raise SelectionError(f"the ruleset has no {what} '{name}'", (guess + " " if guess else "")
+                                     + f"Its {what}s: {', '.join(table) or 'none'}.")
     edition = edition if edition is not None else next(iter(d.editions), None)
     return edition, tuple(v for v in d.variants if v in variants)
 
