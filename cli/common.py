@@ -74,6 +74,7 @@ def compile_or_exit(loaded: Loaded, players: int | None, params: dict[str, int] 
                     lang: str | None = None) -> Compiled:
     model = loaded.model
     count = players if players is not None else model.counts[0]
+    lang = lang or model.language
     if lang is not None and lang not in model.languages:
         raise fail(f"{model.file} names its cards in no language '{lang}'",
                    "its languages: " + (", ".join(model.languages) or "none besides the faces themselves"), EXIT_USAGE)

@@ -95,7 +95,7 @@ def _check_selection(clauses, text: str, file: str, edition: str | None, variant
             model = check(chosen, sink)
     if model is None:
         raise RulesError(_in_file_order(sink.errors) + _in_file_order(sink.warnings), text)
-    model = replace(model, options=d.options(), edition=edition, variants=variants)
+    model = replace(model, options=d.options(), edition=edition, variants=variants, language=d.language(edition))
     return Loaded(model, text, tuple(_in_file_order(sink.warnings)))
 
 

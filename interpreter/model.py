@@ -478,6 +478,8 @@ class Ruleset:
     options: tuple[Option, ...] = ()  # every edition and variant of the file
     edition: str | None = None  # the selection this model was made for
     variants: tuple[str, ...] = ()
+    language: str | None = None  # the language the edition shows cards in, when it says
+
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -486,8 +488,10 @@ class Ruleset:
 
     @property
     def languages(self) -> tuple[str, ...]:
-        """The languages the cards' faces are given in, besides the faces themselves."""
-        return tuple(dict.fromkeys(lang for card in self.deck for lang, _ in card.names))
+        """The languages the game is named in or gives faces in: a card without a face in one
+        shows its own face there."""
+        return tuple(dict.fromkeys([*(lang for lang, _ in self.names),
+                                    *(lang for card in self.deck for lang, _ in card.names)]))
 
     @property
     def selection(self) -> str:

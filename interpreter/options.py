@@ -59,6 +59,11 @@ class Declared:
     def has_options(self) -> bool:
         return bool(self.editions or self.variants)
 
+    def language(self, edition: str | None) -> str | None:
+        """The language an edition shows its cards in, when it says."""
+        items = self.editions[edition].items if edition in self.editions else ()
+        return next((i.parts[0].text for i in items if i.kind == "language"), None)
+
     def requires(self, variant: str) -> tuple[str, ...]:
         return tuple(i.text for item in self.variants[variant].items if item.kind == "requires" for i in item.parts[0])
 
@@ -110,6 +115,8 @@ def _check_items(d: Declared, option: s.Clause, items, sink: Sink) -> None:
                 sink.error("`for edition` belongs in a variant", item.span, "write the clauses in the edition itself")
             _known(item.parts[0], d.editions, "edition", sink)
             _check_items(d, option, item.items, sink)
+        elif item.kind == "language" and option.kind == "variant":
+            sink.error("a variant has no language of its own", item.span, "give the edition its `language`")
         elif item.kind == "combines":
             if option.kind == "edition":
                 sink.error("editions do not combine: one is chosen", item.span, "`combines with` is for variants")

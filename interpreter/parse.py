@@ -430,6 +430,9 @@ class _ToAst(Transformer):
     def option_name(self, meta, c):  # (language, text)
         return _clause("name", meta, [_ident(c[0]), _string(c[1])], c[2])
 
+    def option_language(self, meta, c):  # (language)
+        return _clause("language", meta, [_ident(c[0])], c[1])
+
     def option_requires(self, meta, c):  # (editions)
         return _clause("requires", meta, [tuple(_ident(t) for t in c[:-1])], c[-1])
 
