@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 
 import typer
 from rich.console import Console
@@ -12,6 +13,7 @@ from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
 from typing import Annotated, Optional
 
 from ..interpreter.diagnostics import RulesError, render_all
+from ..interpreter.house import apply_house, read_house
 from ..interpreter.load import Loaded, load, resolve, split_selection
 from ..interpreter.options import SelectionError
 
@@ -41,15 +43,21 @@ Lang = Annotated[Optional[str], typer.Option(
                                    "moves may name cards in any of its languages.", show_default=False)]
 
 
-def load_or_exit(path: str, edition: str | None = None, variants: list[str] | None = None, *,
-                 show_warnings: bool = True) -> Loaded:
-    """The checked model of FILE (or FILE@EDITION+VARIANT...) and the options given, or exit:
-    1 with the located errors, 2 for an edition or variant the file does not declare."""
-    path, in_path_edition, in_path_variants = split_selection(path)
-    if in_path_edition and edition and in_path_edition != edition:
-        raise fail(f"two editions: @{in_path_edition} and --edition {edition}", "give one", EXIT_USAGE)
+House = Annotated[Optional[str], typer.Option(
+    "--house", metavar="FILE.yaml", help="Apply these house rules to the ruleset (they name its edition and "
+                                         "variants); FILE+house:FILE.yaml says the same.", show_default=False)]
+
+
+def load_or_exit(path: str, edition: str | None = None, variants: list[str] | None = None, house: str | None = None,
+                 *, show_warnings: bool = True) -> Loaded:
+    """The checked model of FILE (or FILE@EDITION+VARIANT...+house:H.yaml) and the options given,
+    or exit: 1 with the located errors, 2 for an edition or variant the file does not declare."""
+    spec = split_selection(path)
+    if spec.edition and edition and spec.edition != edition:
+        raise fail(f"two editions: @{spec.edition} and --edition {edition}", "give one", EXIT_USAGE)
+    edition, variants, house = edition or spec.edition, [*spec.variants, *(variants or ())], house or spec.house
     try:
-        loaded = load(path, edition or in_path_edition, [*in_path_variants, *(variants or ())])
+        loaded = load(spec.path, edition, variants) if house is None else _with_house(spec.path, house, edition, variants)
     except SelectionError as e:
         raise fail(e.message, e.hint, EXIT_USAGE) from None
     except RulesError as e:
@@ -58,6 +66,21 @@ def load_or_exit(path: str, edition: str | None = None, variants: list[str] | No
     if show_warnings and loaded.warnings:
         err.print(render_all(list(loaded.warnings), loaded.text), markup=False)
     return loaded
+
+
+def _with_house(path: str, house_file: str, edition: str | None, variants: list[str]) -> Loaded:
+    """The ruleset with the house rules applied; they must be for this ruleset, and they name
+    its edition and variants themselves."""
+    house = read_house(house_file)
+    if resolve(path).resolve() != house.ruleset.resolve():
+        raise fail(f"{house_file} changes {os.path.normpath(house.ruleset)}, not {path}",
+                   f"give the ruleset the house rules name: {house.data['ruleset']}", EXIT_USAGE)
+    named = (house.data.get("edition"), sorted(house.data.get("variants", [])))
+    if (edition is not None and edition != named[0]) or (variants and sorted(variants) != named[1]):
+        raise fail(f"{house_file} chooses the edition and variants itself: "
+                   f"{named[0] or 'the first edition'}{''.join(' +' + v for v in named[1])}",
+                   "leave out --edition and --variant, or change them in the house file", EXIT_USAGE)
+    return apply_house(house)
 
 
 def parse_params(pairs: list[str] | None) -> dict[str, int]:
@@ -88,12 +111,12 @@ def compile_or_exit(loaded: Loaded, players: int | None, params: dict[str, int] 
 def compile_log_ruleset(log: gamelog.GameLog, log_file: str) -> Compiled:
     """The log's ruleset (beside the log, or from here) compiled with the log's options; a changed
     ruleset is a warning, since the replay tells whether the moves still apply."""
-    bare, edition, variants = split_selection(log.ruleset)
-    path = gamelog.ruleset_path(dataclasses.replace(log, ruleset=bare), log_file)
+    spec = split_selection(log.ruleset)
+    path = gamelog.ruleset_path(dataclasses.replace(log, ruleset=spec.path), log_file)
     if not resolve(path).is_file():
         raise fail(f"{log_file}: its ruleset '{log.ruleset}' is found neither beside the log nor from here",
                    "run from the folder the game was played in, or edit the log's \"ruleset\"")
-    loaded = load_or_exit(path, edition, list(variants))
+    loaded = load_or_exit(path, spec.edition, list(spec.variants), spec.house)
     if gamelog.sha256_of(resolve(path)) != log.ruleset_sha256:
         err.print(f"warning: {path} has changed since the log was written (its sha256 differs); replaying anyway",
                   markup=False)

@@ -13,7 +13,7 @@ from rich.text import Text
 from ..interpreter import export as exporting
 from ..interpreter.diagnostics import Diagnostic, RulesError, render_all
 from ..interpreter.load import load_all, read, split_selection
-from .common import Edition, Variants, err, fail, load_or_exit, out
+from .common import Edition, House, Variants, err, fail, load_or_exit, out
 
 RULESET_HELP = "A .rules file, or the name of a ruleset shipped with cardrules."
 
@@ -24,15 +24,16 @@ def check(
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too, not only on errors.")] = False,
     edition: Edition = None,
     variant: Variants = None,
+    house: House = None,
 ) -> None:
     """Check a ruleset. Errors and warnings go to stderr with file:line:col; a ruleset that
     checks gets a summary: players, the deal for each player count, zones, params, provenance.
     A file with editions and variants is checked in every legal selection, unless one is given."""
     selections = None
-    _, in_path_edition, in_path_variants = split_selection(file)
-    if edition is None and not variant and in_path_edition is None and not in_path_variants:
+    spec = split_selection(file)
+    if edition is None and not variant and house is None and spec == split_selection(spec.path):
         selections = _every_selection(file)
-    loaded = load_or_exit(file, edition, variant)
+    loaded = load_or_exit(file, edition, variant, house)
     report = exporting.summary(loaded.model)
     if selections is not None and len(selections) > 1:
         report["selections"] = selections
@@ -89,10 +90,11 @@ def export(
                                                show_default=False)] = None,
     edition: Edition = None,
     variant: Variants = None,
+    house: House = None,
 ) -> None:
     """Export a checked ruleset as JSON: every clause with its provenance, every expression as
     text, type and tree. schemas/ruleset.schema.json describes it."""
-    loaded = load_or_exit(file, edition, variant)
+    loaded = load_or_exit(file, edition, variant, house)
     text = _json(exporting.export(loaded.model))
     if output is None:
         typer.echo(text, nl=False)

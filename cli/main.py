@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from . import inspect, logs, play, scenarios, selfplay
+from . import house, inspect, logs, play, scenarios, selfplay
 
 app = typer.Typer(
     name="cardrules",
@@ -24,6 +24,7 @@ app.command("play")(play.play)
 app.command("replay")(play.replay)
 app.command("selfplay")(selfplay.selfplay)
 app.add_typer(logs.app, name="log")
+app.add_typer(house.app, name="house")
 
 
 def main() -> None:

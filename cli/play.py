@@ -27,7 +27,7 @@ from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
 from ..interpreter.redact import as_seen
-from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
+from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
                      load_or_exit, out,
                      parse_params)
 from .render import moves_of, plural, view_of
@@ -323,6 +323,7 @@ def play(
         metavar="FILE", help="Write the game log to this file at the end.")] = None,
     edition: Edition = None,
     variant: Variants = None,
+    house: House = None,
     lang: Lang = None,
 ) -> None:
     """Play a match at the terminal against bots or friends (hot-seat)."""
@@ -330,7 +331,7 @@ def play(
     if log is not None and (log.is_dir() or not log.parent.is_dir()):
         raise fail(f"--log: '{log}' is a folder" if log.is_dir() else f"--log: no folder '{log.parent}'",
                    "give a file in an existing folder", EXIT_USAGE)
-    loaded = load_or_exit(file, edition, variant)
+    loaded = load_or_exit(file, edition, variant, house)
     compiled = compile_or_exit(loaded, players if kinds is None else len(kinds), parse_params(param), lang)
     kinds = kinds or [HUMAN] + ["random"] * (compiled.players - 1)
     if seed is None:
@@ -362,7 +363,7 @@ def play(
 
 
 def _write_log(path: Path, file: str, compiled: Compiled, seed: int, kinds: list[str], session: Session) -> None:
-    file = split_selection(file)[0]
+    file = split_selection(file).path
     record = gamelog.GameLog(file + compiled.model.selection, gamelog.sha256_of(resolve(file)), compiled.players,
                              dict(compiled.params), seed,
                              tuple(kinds), tuple(session.moves), gamelog.result_of(session.game))

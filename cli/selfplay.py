@@ -16,7 +16,7 @@ from ..interpreter.bots import RandomBot
 from ..interpreter.compile import Compiled
 from ..interpreter.engine import EngineError, Game
 from ..interpreter.load import resolve, split_selection
-from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, Variants, compile_or_exit, err, fail, load_or_exit, out,
+from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out,
                      parse_params)
 from .logs import writable_or_exit
 
@@ -43,6 +43,7 @@ def selfplay(
                                    "match ends. Failures are listed and exit 1.")] = False,
     edition: Edition = None,
     variant: Variants = None,
+    house: House = None,
 ) -> None:
     """Play GAMES whole matches between random bots (each uniform among its distinct legal moves)
     and report rounds, moves (plays, not passes) and winning totals per match (mean and sample
@@ -51,7 +52,7 @@ def selfplay(
         raise fail(f"--games must be at least 1, not {games}", "e.g. --games 100", EXIT_USAGE)
     if log is not None:
         writable_or_exit(log, "--log")
-    loaded = load_or_exit(file, edition, variant)
+    loaded = load_or_exit(file, edition, variant, house)
     compiled = compile_or_exit(loaded, players, parse_params(param))
     record = None if log is None else _logger(log, file, compiled)
     checker = invariants.Checker() if check_invariants else None
@@ -100,7 +101,7 @@ def _report(checker: invariants.Checker) -> None:
 def _logger(path: Path, file: str, compiled: Compiled):
     """The `record` of `selfplaying.run` for `--log`: each match's log is appended to `path` as one
     line when the match ends, so the file holds every finished match even if a later one fails."""
-    file = split_selection(file)[0]
+    file = split_selection(file).path
     head = (file + compiled.model.selection, gamelog.sha256_of(resolve(file)), compiled.players, dict(compiled.params))
     seats = (RandomBot.kind,) * compiled.players
 

@@ -7,12 +7,14 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Span:
-    """Where a node stands in its text: 1-based lines and columns, end exclusive."""
+    """Where a node stands in its text: 1-based lines and columns, end exclusive. `file` names
+    the file when it is not the one being checked: a snippet of rules inside a house-rules file."""
 
     line: int
     column: int
     end_line: int
     end_column: int
+    file: str = field(default="", compare=False)
 
     @staticmethod
     def point(line: int, column: int) -> "Span":
@@ -37,10 +39,10 @@ class Sink:
     items: list[Diagnostic] = field(default_factory=list)
 
     def error(self, message: str, span: Span | None, hint: str = "") -> None:
-        self.items.append(Diagnostic("error", message, span, hint, self.file))
+        self.items.append(Diagnostic("error", message, span, hint, span.file if span and span.file else self.file))
 
     def warning(self, message: str, span: Span | None, hint: str = "") -> None:
-        self.items.append(Diagnostic("warning", message, span, hint, self.file))
+        self.items.append(Diagnostic("warning", message, span, hint, span.file if span and span.file else self.file))
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -55,13 +57,16 @@ class RulesError(Exception):
     """A ruleset (or a file that refers to one) that cannot be used. Carries its diagnostics
     and the text they point into, so the caller can render them."""
 
-    def __init__(self, diagnostics: list[Diagnostic], text: str = ""):
+    def __init__(self, diagnostics: list[Diagnostic], text: str = "", others: dict[str, str] | None = None):
         self.diagnostics = diagnostics
         self.text = text
+        self.others = others or {}  # the texts of other files some diagnostics point into
         super().__init__(diagnostics[0].message if diagnostics else "invalid input")
 
     def render(self) -> str:
-        return render_all(self.diagnostics, self.text)
+        if not self.others:
+            return render_all(self.diagnostics, self.text)
+        return "\n".join(render(d, self.others.get(d.file, self.text)) for d in self.diagnostics)
 
 
 def render(d: Diagnostic, text: str = "") -> str:

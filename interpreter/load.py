@@ -37,13 +37,25 @@ def resolve(path: str) -> Path:
     return p
 
 
-def split_selection(spec: str) -> tuple[str, str | None, tuple[str, ...]]:
-    """`FILE@EDITION+VARIANT+...` into its parts; a path that exists as written is only a path."""
+@dataclass(frozen=True)
+class Spec:
+    """`FILE@EDITION+VARIANT+...+house:HOUSE.yaml`, as the command line and logs write a ruleset."""
+
+    path: str
+    edition: str | None = None
+    variants: tuple[str, ...] = ()
+    house: str | None = None
+
+
+def split_selection(spec: str) -> Spec:
+    """A ruleset spec into its parts; a path that exists as written is only a path."""
     if resolve(spec).exists() or ("@" not in spec and "+" not in spec):
-        return spec, None, ()
-    head, _, variants = spec.partition("+")
+        return Spec(spec)
+    head, _, rest = spec.partition("+")
     path, _, edition = head.partition("@")
-    return path, edition or None, tuple(v for v in variants.split("+") if v)
+    parts = [v for v in rest.split("+") if v]
+    house = next((p.removeprefix("house:") for p in parts if p.startswith("house:")), None)
+    return Spec(path, edition or None, tuple(p for p in parts if not p.startswith("house:")), house)
 
 
 def read(path: str) -> tuple[str, str]:
@@ -65,7 +77,7 @@ def load_text(text: str, file: str = "<input>", edition: str | None = None, vari
     """The checked model of one selection of the file: its edition (the first, when it has
     editions and none is given) and variants. A name the file does not declare is a
     `SelectionError`; everything else wrong is a located `RulesError`."""
-    return _check_selection(parse(text, file), text, file, edition, tuple(variants))
+    return check_selection(parse(text, file), text, file, edition, tuple(variants))
 
 
 def load_all(text: str, file: str) -> list[tuple[str, Loaded | RulesError]]:
@@ -76,13 +88,17 @@ def load_all(text: str, file: str) -> list[tuple[str, Loaded | RulesError]]:
     out = []
     for edition, variants in options.selections(d) if d.has_options else [(None, ())]:
         try:
-            out.append((m.selection_text(edition, variants), _check_selection(clauses, text, file, edition, variants)))
+            out.append((m.selection_text(edition, variants), check_selection(clauses, text, file, edition, variants)))
         except RulesError as e:
             out.append((m.selection_text(edition, variants), e))
     return out
 
 
-def _check_selection(clauses, text: str, file: str, edition: str | None, variants: tuple[str, ...]) -> Loaded:
+def check_selection(clauses, text: str, file: str, edition: str | None, variants: tuple[str, ...],
+                    patch=None, others: dict[str, str] | None = None) -> Loaded:
+    """The checked model of one selection of a file's clauses. `patch` may change the chosen
+    clauses before the check (house rules); `others` are the texts of the files its clauses
+    come from, for the errors that point into them."""
     sink = Sink(file, text)
     d = options.declared(clauses, sink)
     if not d.has_options and (edition is not None or variants):
@@ -92,9 +108,9 @@ def _check_selection(clauses, text: str, file: str, edition: str | None, variant
     if not sink.errors and options.legal(d, edition, variants, sink):
         chosen = options.apply(d, edition, variants, sink)
         if not sink.errors:
-            model = check(chosen, sink)
+            model = check(patch(chosen) if patch else chosen, sink)
     if model is None:
-        raise RulesError(_in_file_order(sink.errors) + _in_file_order(sink.warnings), text)
+        raise RulesError(_in_file_order(sink.errors) + _in_file_order(sink.warnings), text, others)
     model = replace(model, options=d.options(), edition=edition, variants=variants, language=d.language(edition))
     return Loaded(model, text, tuple(_in_file_order(sink.warnings)))
 

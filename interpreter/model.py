@@ -444,9 +444,10 @@ class Option:
     provenance: Provenance
 
 
-def selection_text(edition: str | None, variants: tuple[str, ...]) -> str:
-    """An edition and variants as the command line writes them after the file: `@ru+minimum`."""
-    return (f"@{edition}" if edition else "") + "".join(f"+{v}" for v in variants)
+def selection_text(edition: str | None, variants: tuple[str, ...], house: str | None = None) -> str:
+    """An edition, variants and house rules as the command line writes them after the file:
+    `@ru+minimum+house:short.yaml`."""
+    return (f"@{edition}" if edition else "") + "".join(f"+{v}" for v in variants) + (f"+house:{house}" if house else "")
 
 
 @dataclass(frozen=True)
@@ -479,6 +480,8 @@ class Ruleset:
     edition: str | None = None  # the selection this model was made for
     variants: tuple[str, ...] = ()
     language: str | None = None  # the language the edition shows cards in, when it says
+    house: str | None = None  # the house-rules file applied, if any
+    house_name: str = ""
 
 
     @property
@@ -495,7 +498,7 @@ class Ruleset:
 
     @property
     def selection(self) -> str:
-        return selection_text(self.edition, self.variants)
+        return selection_text(self.edition, self.variants, self.house)
 
     def zone(self, name: str) -> Zone:
         return next(z for z in self.zones if z.name == name)

@@ -8,6 +8,7 @@ expect there, a number too long, nesting too deep. Nothing here can raise anythi
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from functools import lru_cache
 from importlib.resources import files
 
@@ -93,8 +94,14 @@ def _position(text: str, index: int) -> tuple[int, int]:
     return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
-def parse(text: str, file: str = "<input>") -> list[s.Clause]:
-    """Parse rules text into clauses, or raise `RulesError` with the first syntax error."""
+_ORIGIN: ContextVar[str] = ContextVar("origin", default="")  # the file spans name, when it is not the checked one
+
+
+def parse(text: str, file: str = "<input>", *, foreign: bool = False) -> list[s.Clause]:
+    """Parse rules text into clauses, or raise `RulesError` with the first syntax error.
+    `foreign`: the text stands in another file than the ruleset it joins (a house-rules
+    snippet), so every span carries `file`."""
+    token = _ORIGIN.set(file if foreign else "")
     try:
         return list(_ToAst().transform(_read(text)).children)
     except UnexpectedInput as e:
@@ -106,6 +113,8 @@ def parse(text: str, file: str = "<input>") -> list[s.Clause]:
         if not isinstance(e, _Located):
             raise
         raise RulesError([Diagnostic("error", e.message, e.span, e.hint, file)], text) from None
+    finally:
+        _ORIGIN.reset(token)
 
 
 def _read(text: str) -> Tree:
@@ -177,11 +186,11 @@ def _too_deep(span: Span) -> _Located:
 
 
 def _span(meta) -> Span:
-    return Span(meta.line, meta.column, meta.end_line, meta.end_column)
+    return Span(meta.line, meta.column, meta.end_line, meta.end_column, _ORIGIN.get())
 
 
 def _tspan(token: Token) -> Span:
-    return Span(token.line, token.column, token.end_line, token.end_column)
+    return Span(token.line, token.column, token.end_line, token.end_column, _ORIGIN.get())
 
 
 def _ident(token: Token) -> s.Ident:

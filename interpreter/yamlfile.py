@@ -1,0 +1,228 @@
+"""YAML from strangers, read safely and validated with every error at its node.
+
+Scenario files and house rules are YAML a user writes or downloads. This reads one with the
+safe loader only (no tag builds a Python object), refuses what a hostile file tries (a
+duplicate key that would silently win, an alias bomb, a file too large, nesting too deep),
+keeps the composed tree so that every error can point at its node's line and column, and
+turns JSON Schema errors into one plain message each, at the node that is wrong.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+
+import jsonschema
+import yaml
+
+from .check import near
+from .diagnostics import Diagnostic, RulesError, Span
+
+MAX_BYTES = 1 << 20  # a scenario or house file of a megabyte is already far more than any needs
+MAX_VALUES = 200_000  # values in a file once its aliases are expanded: no alias bombs
+MERGE_TAG = "tag:yaml.org,2002:merge"
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same nodes, faster
+KINDS = {"object": "a mapping", "array": "a list", "string": "a text", "integer": "a whole number",
+         "boolean": "true or false", "null": "null", "number": "a number"}
+
+
+class Located:
+    """The located errors of one YAML file, all collected before it is given up."""
+
+    def __init__(self, file: str, text: str, tree: yaml.Node):
+        self.file, self.text, self.tree, self.items = file, text, tree, []
+
+    def span(self, path: tuple, key: bool = False) -> Span:
+        return span_of(node_at(self.tree, path, key))
+
+    def error(self, path: tuple, message: str, hint: str = "", key: bool = False) -> None:
+        d = Diagnostic("error", message, self.span(path, key), hint, self.file)
+        if d not in self.items:
+            self.items.append(d)
+
+    def stop(self) -> None:
+        if self.items:
+            raise RulesError(sorted(self.items, key=lambda d: (d.span.line, d.span.column)), self.text)
+
+
+def read_bytes(data: bytes, file: str) -> str:
+    """The text of a YAML file, or a located error: too large, or not UTF-8."""
+    if len(data) > MAX_BYTES:
+        raise RulesError([Diagnostic("error", f"the file is {len(data):,} bytes; the limit is {MAX_BYTES:,}", None,
+                                     "a YAML file here is a few kilobytes: check that it is the right file", file)])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RulesError([Diagnostic("error", f"byte 0x{data[e.start]:02x} (byte {e.start:,}) is not UTF-8 text",
+                                     None, "save the file as UTF-8", file)]) from None
+
+
+def read_yaml(text: str, file: str, first_key: str) -> tuple[yaml.Node, object]:
+    """The composed tree (for locations) and the data, each mapping key as text, as in JSON.
+    `first_key` is what an empty file is told to start with."""
+    loader = SAFE_LOADER(text)
+    try:
+        tree = loader.get_single_node()
+        if tree is None:
+            raise RulesError([Diagnostic("error", "the file is empty", None,
+                                         f"it starts with `{first_key}: ...`", file)], text)
+        _no_duplicate_keys(tree, file, text)
+        return tree, _as_json(loader.construct_document(tree), [MAX_VALUES])
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        message = ", ".join(x for x in (e.context, e.problem) if x)
+        hint = ("the file holds plain YAML: mappings, lists, texts and numbers, no tags"
+                if isinstance(e, yaml.constructor.ConstructorError) else
+                "mind the indentation; quote a text that holds ': ' or starts with '@'")
+        raise RulesError([Diagnostic("error", f"not valid YAML: {message}",
+                                     Span.point(mark.line + 1, mark.column + 1) if mark else None, hint,
+                                     file)], text) from None
+    except (yaml.YAMLError, ValueError) as e:  # a reader error, or a date such as 2020-13-01
+        raise RulesError([Diagnostic("error", f"not valid YAML: {e}", None, "", file)], text) from None
+    except _TooLarge:
+        raise RulesError([Diagnostic("error", f"the file holds more than {MAX_VALUES:,} values once its aliases "
+                                     "are expanded", None, "write the values out; aliases may not multiply them",
+                                     file)], text) from None
+    except RecursionError:
+        raise RulesError([Diagnostic("error", "the file nests too deeply, or an alias refers to itself", None, "",
+                                     file)], text) from None
+    finally:
+        loader.dispose()
+
+
+def _no_duplicate_keys(tree: yaml.Node, file: str, text: str) -> None:
+    seen_nodes, todo = set(), [tree]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen_nodes:
+            continue
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys = {}
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode) and k.tag != MERGE_TAG:
+                    if k.value in keys:
+                        raise RulesError([Diagnostic(
+                            "error", f"the key '{k.value}' comes twice in one mapping", span_of(k),
+                            f"the first is at line {keys[k.value].start_mark.line + 1}; keep one", file)], text)
+                    keys[k.value] = k
+                todo += [k, v]
+        elif isinstance(node, yaml.SequenceNode):
+            todo += node.value
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _as_json(x, budget: list[int]):
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooLarge
+    if isinstance(x, dict):
+        return {str(k): _as_json(v, budget) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_as_json(v, budget) for v in x]
+    return x
+
+
+def node_at(tree: yaml.Node, path: tuple, key: bool = False) -> yaml.Node:
+    """The node at a JSON path, or the deepest one on the way; `key`: the last key's own node."""
+    node = tree
+    for i, part in enumerate(path):
+        if isinstance(node, yaml.MappingNode):
+            pair = next(((k, v) for k, v in reversed(node.value) if isinstance(k, yaml.ScalarNode)
+                         and k.value == str(part)), None)
+            if pair is None:
+                break
+            node = pair[0] if key and i == len(path) - 1 else pair[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+        else:
+            break
+    return node
+
+
+def span_of(node: yaml.Node) -> Span:
+    start, end = node.start_mark, node.end_mark
+    return Span(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+
+@cache
+def shipped_schema(name: str) -> dict:
+    return json.loads((files("cardrules") / "schemas" / name).read_text("utf-8"))
+
+
+def validate(data, schema: dict, here: Located) -> None:
+    """Every way `data` breaks `schema`, each said once, plainly, at its node. Where a list
+    item may take one of several shapes (`oneOf`), the shape its keys announce is the one it
+    is checked against, so the message is about that shape, not a list of all of them."""
+    validator = jsonschema.Draft202012Validator(schema)
+    for e in validator.iter_errors(data):
+        _report(e, here)
+
+
+def _report(e: jsonschema.ValidationError, here: Located) -> None:
+    path, title = tuple(e.absolute_path), e.schema.get("title", "")
+    if e.validator == "additionalProperties" and "properties" in e.schema:
+        known = e.schema["properties"]
+        for k in (k for k in e.instance if k not in known):
+            guess = near(k, known)
+            here.error(path + (k,), (f"{title}: " if title else "") + f"unknown key '{k}'",
+                       (f"{guess} " if guess else "") + f"The keys here: {', '.join(known)}.", key=True)
+    elif "propertyNames" in e.relative_schema_path:
+        here.error(path + (e.instance,), f"'{e.instance}' is not {e.schema['description']}", key=True)
+    elif e.validator in ("oneOf", "anyOf"):
+        chosen = _announced(e)
+        if chosen is not None:
+            for sub in chosen:
+                _report(sub, here)
+        elif "description" in e.schema:
+            has = f"; this one has {', '.join(e.instance)}" if isinstance(e.instance, dict) and e.instance else ""
+            here.error(path, e.schema["description"] + has)
+        else:
+            best = jsonschema.exceptions.best_match(e.context)
+            _report(best, here) if best is not None else here.error(path, e.message)
+    elif e.validator == "required":
+        missing = [k for k in e.validator_value if k not in e.instance]
+        here.error(path, f"{title or 'this mapping'} needs {', '.join(repr(k) for k in missing)}")
+    elif e.validator == "dependentRequired":
+        for k, needs in e.validator_value.items():
+            if k in e.instance:
+                here.error(path + (k,), f"'{k}' goes with {', '.join(repr(n) for n in needs)}", key=True)
+    elif e.validator == "enum" and isinstance(e.instance, str):
+        guess = near(e.instance, [v for v in e.validator_value if isinstance(v, str)])
+        where = _last_key(path)
+        here.error(path, (f"{where}: " if where else "") + f"'{e.instance}' is not one of the names here",
+                   (f"{guess} " if guess else "") + "One of: "
+                   + ", ".join(map(str, e.validator_value[:30])) + (", ..." if len(e.validator_value) > 30 else ""))
+    else:
+        where = _last_key(path)
+        message = e.message if e.validator != "type" else "expected {}, found {}".format(
+            " or ".join(KINDS[t] for t in ([e.validator_value] if isinstance(e.validator_value, str)
+                                            else e.validator_value)), kind_of(e.instance))
+        here.error(path, (f"{where}: " if where else "") + message)
+
+
+def _announced(e: jsonschema.ValidationError) -> list | None:
+    """The errors of the one branch of a oneOf/anyOf whose `required` keys the instance has all
+    of (the branch its keys announce), or None when no single branch is announced."""
+    if not isinstance(e.instance, dict):
+        return None
+    branches = e.schema.get(e.validator, [])
+    fitting = [i for i, b in enumerate(branches) if b.get("required") and all(k in e.instance for k in b["required"])]
+    if len(fitting) != 1:
+        return None
+    return [sub for sub in e.context if sub.relative_schema_path and sub.relative_schema_path[0] == fitting[0]]
+
+
+def _last_key(path: tuple) -> str:
+    return next((p for p in reversed(path) if isinstance(p, str) and not p.isdigit()), "")
+
+
+def kind_of(x) -> str:
+    """What a YAML value is, in a few words, for a message."""
+    if isinstance(x, (dict, list)):
+        return KINDS["object" if isinstance(x, dict) else "array"]
+    shown = repr(x) if isinstance(x, str) else json.dumps(x, default=str)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
