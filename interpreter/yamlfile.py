@@ -159,10 +159,10 @@ def validate(data, schema: dict, here: Located) -> None:
     is checked against, so the message is about that shape, not a list of all of them."""
     validator = jsonschema.Draft202012Validator(schema)
     for e in validator.iter_errors(data):
-        _report(e, here)
+        _report(e, here, schema)
 
 
-def _report(e: jsonschema.ValidationError, here: Located) -> None:
+def _report(e: jsonschema.ValidationError, here: Located, root: dict) -> None:
     path, title = tuple(e.absolute_path), e.schema.get("title", "")
     if e.validator == "additionalProperties" and "properties" in e.schema:
         known = e.schema["properties"]
@@ -173,16 +173,16 @@ def _report(e: jsonschema.ValidationError, here: Located) -> None:
     elif "propertyNames" in e.relative_schema_path:
         here.error(path + (e.instance,), f"'{e.instance}' is not {e.schema['description']}", key=True)
     elif e.validator in ("oneOf", "anyOf"):
-        chosen = _announced(e)
+        chosen = _announced(e, root)
         if chosen is not None:
             for sub in chosen:
-                _report(sub, here)
+                _report(sub, here, root)
         elif "description" in e.schema:
             has = f"; this one has {', '.join(e.instance)}" if isinstance(e.instance, dict) and e.instance else ""
             here.error(path, e.schema["description"] + has)
         else:
             best = jsonschema.exceptions.best_match(e.context)
-            _report(best, here) if best is not None else here.error(path, e.message)
+            _report(best, here, root) if best is not None else here.error(path, e.message)
     elif e.validator == "required":
         missing = [k for k in e.validator_value if k not in e.instance]
         here.error(path, f"{title or 'this mapping'} needs {', '.join(repr(k) for k in missing)}")
@@ -204,13 +204,14 @@ def _report(e: jsonschema.ValidationError, here: Located) -> None:
         here.error(path, (f"{where}: " if where else "") + message)
 
 
-def _announced(e: jsonschema.ValidationError) -> list | None:
-    """The errors of the one branch of a oneOf/anyOf whose `required` keys the instance has all
-    of (the branch its keys announce), or None when no single branch is announced."""
+def _announced(e: jsonschema.ValidationError, root: dict) -> list | None:
+    """The errors of the one branch of a oneOf/anyOf whose first `required` key the instance
+    has (the branch its keys announce: `set:` announces a setting), or None when not one does."""
     if not isinstance(e.instance, dict):
         return None
-    branches = e.schema.get(e.validator, [])
-    fitting = [i for i, b in enumerate(branches) if b.get("required") and all(k in e.instance for k in b["required"])]
+    branches = [root["$defs"][b["$ref"].removeprefix("#/$defs/")] if b.get("$ref", "").startswith("#/$defs/") else b
+                for b in e.schema.get(e.validator, [])]
+    fitting = [i for i, b in enumerate(branches) if b.get("required") and b["required"][0] in e.instance]
     if len(fitting) != 1:
         return None
     return [sub for sub in e.context if sub.relative_schema_path and sub.relative_schema_path[0] == fitting[0]]
