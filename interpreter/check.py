@@ -204,6 +204,7 @@ class Checker:
         self.defines: dict[str, s.Clause] = {}
         self._expanding: list[str] = []  # the defines being filled in, outermost first
         self._recursive: set[str] = set()  # defines that call themselves: reported, never filled in
+        self._declared: dict[str, m.Define] = {}  # each called define, typed as declared
 
     # ---------------------------------------------------------------- entry
 
@@ -237,7 +238,8 @@ class Checker:
             zones=tuple(self.names.zones.values()), setup=setup, plays=tuple(plays.values()), turn=turn,
             window=window, round_ends=round_ends, final=final, score=score, match=match,
             player_counts=players[2], deck_rules=deck_rules, sets=sets[0], sets_provenance=sets[1],
-            marks=tuple(self.names.marks))
+            marks=tuple(self.names.marks),
+            defines=tuple(self._declared[n] for n in self.defines if n in self._declared))
 
     # ---------------------------------------------------------------- first pass
 
@@ -1119,7 +1121,24 @@ class Checker:
         args = tuple(self._expr(a, scope) for a in call.args)
         if typed is None or None in args:
             return None
+        if name not in self._declared:
+            self._declare(clause, args)
         return m.Defined(name, args, typed, typed.type)
+
+    def _declare(self, clause: s.Clause, args) -> None:
+        """The define typed as written, its parameters bound to the types of its first call's
+        arguments. It typed there, so it types here; any message would repeat one already given."""
+        name, params, body = clause.parts
+        sink, self.sink = self.sink, Sink(self.sink.file, self.sink.text)
+        self._expanding.append(name.text)
+        try:
+            typed = self._expr(body, {**GLOBAL, **{p.text: a.type for p, a in zip(params, args)}})
+        finally:
+            self._expanding.pop()
+            self.sink = sink
+        if typed is not None:
+            self._declared[name.text] = m.Define(name.text, tuple(p.text for p in params), typed,
+                                                 _provenance(clause.provs, clause.span))
 
     def _defines_sound(self) -> None:
         """Every define reads only what it is given, and none calls itself, directly or not."""

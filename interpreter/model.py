@@ -424,6 +424,17 @@ class Match:
 
 
 @dataclass(frozen=True)
+class Define:
+    """A `define` as declared: its body typed once with its parameters as names, the types
+    they had at its first call. The diff compares defines here, and calls by name and args."""
+
+    name: str
+    params: tuple[str, ...]
+    body: object
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
 class DeckRule:
     """`deck NAME where COND`: the copies in play are those every deck rule keeps."""
 
@@ -480,6 +491,7 @@ class Ruleset:
     edition: str | None = None  # the selection this model was made for
     variants: tuple[str, ...] = ()
     language: str | None = None  # the language the edition shows cards in, when it says
+    defines: tuple[Define, ...] = ()  # the defines some clause calls, in file order
     house: str | None = None  # the house-rules file applied, if any
     house_name: str = ""
 
