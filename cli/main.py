@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from . import house, inspect, logs, play, scenarios, selfplay
+from . import compare, house, inspect, logs, play, scenarios, selfplay
 
 app = typer.Typer(
     name="cardrules",
@@ -23,6 +23,7 @@ app.command("scenarios")(scenarios.scenarios)
 app.command("play")(play.play)
 app.command("replay")(play.replay)
 app.command("selfplay")(selfplay.selfplay)
+app.command("diff")(compare.diff)
 app.add_typer(logs.app, name="log")
 app.add_typer(house.app, name="house")
 

@@ -31,10 +31,15 @@ BEHAVIOUR_PAIRING = 0.5  # the least similarity of two kinds' behaviour to call 
 
 @dataclass(frozen=True)
 class Side:
-    """One side of a fact: its text (one line an item) and where it comes from."""
+    """One side of a fact: its text (one line an item), where the fact comes from, and where
+    each line does when its items cite their own (a play's items)."""
 
     text: tuple[str, ...]
     provenance: m.Provenance
+    cites: tuple[str, ...] = ()  # one a line, or none
+
+    def cite_of(self, line: str) -> str:
+        return self.cites[self.text.index(line)] if self.cites and line in self.text else ""
 
 
 @dataclass(frozen=True)
@@ -216,10 +221,10 @@ def _facts(model: m.Ruleset, renames: dict[str, str]) -> dict[tuple[str, str], S
     rename = _renamer(renames)
     out: dict[tuple[str, str], Side] = {}
 
-    def add(section: str, name: str, lines, provenance: m.Provenance = m.NO_PROVENANCE) -> None:
-        out[(section, rename(name))] = Side(tuple(rename(line) for line in lines), provenance)
+    def add(section: str, name: str, lines, provenance: m.Provenance = m.NO_PROVENANCE, cites=()) -> None:
+        out[(section, rename(name))] = Side(tuple(rename(line) for line in lines), provenance, tuple(cites))
 
-    add("players and setup", "players", [_counts(model.counts)], model.players_provenance)
+    add("players and setup", "players", [counts_text(model.counts)], model.players_provenance)
     for p in model.params:
         add("players and setup", f"param {p.name}", [f"default {p.default}, range {p.low}..{p.high}"], p.provenance)
     for z in model.zones:
@@ -250,7 +255,8 @@ def _facts(model: m.Ruleset, renames: dict[str, str]) -> dict[tuple[str, str], S
     for p in model.plays:
         items = _items(p)
         add("cards and their plays", f"play {p.name}", [f"timing: {timing[p.name] or 'never offered'}",
-                                                        *(i.text for i in items)], _merged([p.provenance]))
+                                                        *(i.text for i in items)], p.provenance,
+            ["", *(i.provenance for i in items)])
     add("scoring", "score", [f"score {model.score.var} = {unparse(model.score.expr)}"], model.score.provenance)
     for d in model.defines:
         add("scoring", f"define {d.name}", [f"{d.name}({', '.join(d.params)}) = {unparse(d.body)}"], d.provenance)
@@ -277,7 +283,8 @@ def _renamer(renames: dict[str, str]):
     return lambda text: pattern.sub(lambda found: renames[found.group(1)], text)
 
 
-def _counts(counts: tuple[int, ...]) -> str:
+def counts_text(counts: tuple[int, ...]) -> str:
+    """Player counts as a range when they have no gap: 2..6, else 4, 6, 8."""
     return f"{counts[0]}..{counts[-1]}" if list(counts) == list(range(counts[0], counts[-1] + 1)) else \
         ", ".join(map(str, counts))
 
