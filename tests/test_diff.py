@@ -137,3 +137,22 @@ def test_trouble_is_exit_2(args):
     r = cli("diff", *args)
     assert r.code == 2
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("path", sorted((RULESETS / "house").glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_change_of_a_house_file_shows_in_the_diff(path):
+    from cardrules.interpreter.house import read_house
+
+    house = read_house(str(path))
+    patched = load_house(str(path)).model
+    base = load(str(house.ruleset), patched.edition, patched.variants).model
+    facts = {(d.what, d.kind) for d in diff(base, patched).differences}
+    for change in house.changes:
+        if "set" in change:
+            assert (f"param {change['set']}", "changed") in facts
+        elif "remove" in change:
+            assert (f"card {change['remove']}", "removed") in facts
+        elif "replace" in change:
+            assert (change["replace"], "changed") in facts
+        else:
+            assert (f"card {change.get('card') or change['add']}", "changed") in facts
