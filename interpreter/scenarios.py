@@ -18,12 +18,14 @@ A scenario file is YAML, validated by schemas/scenarios.schema.json:
           - refuse: put red2 @1/0          # must be refused ...
             because: top(pile).colour      # ... for a reason that says this
           - expect: {to_move: 1, zones: {row: {0: [[red1, red5]]}}}
+          - expect: {by: 0, view: {stock: 1, hand: {1: 3}}, cards_in_play: 90}  # what seat 0 sees:
+                                           # how many cards, where it may not look; the deck's size
 
 `load` reads the file and checks all that needs no play (the schema, the edition and variants,
 then zones, faces, seats, players and params against the ruleset), every error located at its
-YAML node. Each distinct selection of edition and variants is loaded once. `run` plays
-each scenario up to its first step that does not hold, and says where, what was expected and
-what was found. Nothing in the file is executed: YAML is read with the safe loader only.
+YAML node; the ruleset is parsed once, and each distinct selection of edition and variants
+checked once. `run` plays each scenario up to its first step that does not hold, and says
+where, what was expected and what was found. Nothing in the file is executed: YAML is read with the safe loader only.
 """
 from __future__ import annotations
 
@@ -41,10 +43,11 @@ from .check import near
 from .compile import Compiled, ConfigError, compile_ruleset
 from .diagnostics import Diagnostic, RulesError, Span
 from .engine import EngineError, Game, PositionError
-from .load import Loaded, load, read, resolve
+from .load import Loaded, check_selection, read, resolve
 from .model import Zone
 from .notation import Move, MoveError, parse_move
 from .options import SelectionError
+from .parse import parse
 
 MAX_VALUES = 200_000  # values in a file once its aliases are expanded: no alias bombs
 MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -105,7 +108,7 @@ def load_text(text: str, file: str = "<input>", base: Path = Path(".")) -> Scena
     _validate(data, here)
     here.stop()
     rulesets = _Rulesets(_ruleset_path(data["ruleset"], base, here), here)
-    file_choice = _choice(data, (), _Choice(None, (), (), ()))
+    file_choice = _choice(data, (), _Choice(None, (), (), (), ()))
     ruleset = rulesets.get(file_choice)
     here.stop()
     defaults = data.get("defaults", {})
@@ -320,6 +323,7 @@ class _Choice:
     variants: tuple[str, ...]
     edition_at: tuple
     variants_at: tuple
+    at: tuple  # the scenario that chooses, or () for the file
 
 
 def _choice(s: dict, at: tuple, default: _Choice) -> _Choice:
@@ -328,22 +332,28 @@ def _choice(s: dict, at: tuple, default: _Choice) -> _Choice:
         default.edition, default.edition_at)
     variants, variants_at = (tuple(s["variants"]), at + ("variants",)) if "variants" in s else (
         default.variants, default.variants_at)
-    return _Choice(edition, variants, edition_at, variants_at)
+    return _Choice(edition, variants, edition_at, variants_at, at)
 
 
 class _Rulesets:
-    """The ruleset in each selection the file chooses, each loaded once; a selection that cannot
-    be loaded is reported at every node that chooses it, and gives None."""
+    """The ruleset in each selection the file chooses: read and parsed once (a file that does
+    not parse raises its own errors), each selection checked once; a selection that cannot be
+    checked is reported at every node that chooses it, and gives None."""
 
     def __init__(self, path: Path, here: _Errors):
-        self.path, self.here = path, here
+        self.here = here
+        self.text, self.name = read(str(path))
+        self.clauses = parse(self.text, self.name)
         self.loaded: dict[tuple, Loaded | SelectionError | RulesError] = {}
+
+    def _check(self, edition: str | None, variants: tuple[str, ...]) -> Loaded:
+        return check_selection(self.clauses, self.text, self.name, edition, variants)
 
     def get(self, choice: _Choice) -> Loaded | None:
         key = (choice.edition, tuple(sorted(choice.variants)))
         if key not in self.loaded:
             try:
-                self.loaded[key] = load(str(self.path), choice.edition, choice.variants)
+                self.loaded[key] = self._check(choice.edition, choice.variants)
             except (SelectionError, RulesError) as e:
                 self.loaded[key] = e
         found = self.loaded[key]
@@ -356,26 +366,23 @@ class _Rulesets:
     def _not_chosen(self, choice: _Choice, e: RulesError) -> None:
         """A selection the ruleset refuses (variants that do not go together), located at the
         scenario's node; a ruleset that is broken whatever is chosen raises its own errors."""
-        try:
-            load(str(self.path))
-        except RulesError:
-            raise
-        except SelectionError:
-            pass
+        self._check(None, ())  # raises the ruleset's own errors
         for d in (d for d in e.diagnostics if d.severity == "error"):
             where = f" ({d.file}:{d.span.line}:{d.span.column})" if d.span else ""
             self.here.error(_naming(choice, d.message), d.message + where, d.hint)
 
 
 def _naming(choice: _Choice, message: str) -> tuple:
-    """The node that names what a message is about: the edition or the variant it quotes, or
-    else the variants, the edition, or the scenario that chose them."""
-    if choice.edition is not None and f"edition '{choice.edition}'" in message:
-        return choice.edition_at
-    for k, name in enumerate(choice.variants):
-        if f"variant '{name}'" in message:
-            return choice.variants_at + (k,)
-    return next((at for at in (choice.variants_at, choice.edition_at) if at), ("ruleset",))
+    """The node that names what a message is about: the edition or the variant it quotes first,
+    or else the variants or the edition; a node of the scenario itself before one of the file's."""
+    named = [("edition", choice.edition, choice.edition_at),
+             *(("variant", v, choice.variants_at + (k,)) for k, v in enumerate(choice.variants))]
+    quotes = [(message.find(f"{kind} '{name}'"), at) for kind, name, at in named if name is not None]
+    quoted = min(((i, at) for i, at in quotes if i >= 0), default=(0, None))[1]
+    own = [at for at in (choice.variants_at, choice.edition_at) if at and at[:len(choice.at)] == choice.at]
+    if quoted is not None and (quoted[:len(choice.at)] == choice.at or not own):
+        return quoted
+    return own[0] if own else choice.variants_at or choice.edition_at or choice.at or ("ruleset",)
 
 
 def _check_position(c: Compiled, position: dict, at: tuple, here: _Errors) -> None:
@@ -434,6 +441,18 @@ def _check_zone(c: Compiled, name: str, content, at: tuple, here: _Errors, count
     return [(path, face) for path, face in faces if _known_face(c, face, path, here)]
 
 
+def _check_view(c: Compiled, name: str, seen, at: tuple, here: _Errors) -> None:
+    """A zone as a seat sees it: cards where it may see them, else a number of cards; a per-seat
+    zone may mix the two, seat by seat."""
+    if not isinstance(seen, dict):
+        _check_zone(c, name, seen, at, here, counts=isinstance(seen, int))
+        return
+    for counts in (True, False):
+        part = {seat: v for seat, v in seen.items() if isinstance(v, int) == counts}
+        if part or (not seen and not counts):
+            _check_zone(c, name, part, at, here, counts=counts)
+
+
 def _check_seat(c: Compiled, seat: str, at: tuple, here: _Errors) -> bool:
     if int(seat) < c.players:
         return True
@@ -469,7 +488,8 @@ def run(sf: ScenarioFile) -> list[Outcome]:
 
 def run_one(sf: ScenarioFile, s: Scenario) -> Outcome:
     """Play one scenario up to its first step that does not hold."""
-    log: list[str] = []
+    model = s.compiled.model
+    log: list[str] = [f"{Path(model.file).name}{model.selection}, {s.compiled.players} players"] if model.options else []
     at = ("scenarios", s.index)
     step_at, what = at + ("position",), "position"
     try:
@@ -595,8 +615,11 @@ def _expect(game: Game, want: dict, ended: list) -> None:
                     expected = [_face(c, f) for f in expected]
                     differ(path, what, expected, cards,
                            "the same cards in another order; top last" if sorted(expected) == sorted(cards) else None)
+    seat = want.get("by", game.to_move)
+    if "view" in want:
+        _expect_view(game, want["view"], seat, differ, bad)
     now = {"to_move": game.to_move, "active": None if game.over else st.active, "round": st.round,
-           "totals": st.totals, "match_over": game.over, "winners": game.winners()}
+           "totals": st.totals, "match_over": game.over, "winners": game.winners(), "cards_in_play": c.deck_size}
     for key in (k for k in now if k in want):
         differ((key,), key, want[key], now[key])
     if "round_over" in want:
@@ -613,7 +636,6 @@ def _expect(game: Game, want: dict, ended: list) -> None:
             differ(("results",), "results", want["results"], results)
         for k, (expected, found) in enumerate(zip(want["results"], results)):
             differ(("results", k), f"results[{k}]", expected, {key: found[key] for key in expected})
-    seat = want.get("by", game.to_move)
     legal = [str(m) for m in game.legal_moves(seat)] if seat is not None else []
     for key, must in (("legal", True), ("not_legal", False)):
         for k, text in enumerate(want.get(key, ())):
@@ -627,6 +649,26 @@ def _expect(game: Game, want: dict, ended: list) -> None:
         differ(("legal_count",), "legal_count", want["legal_count"], len(legal), ", ".join(legal) or "no move")
     if bad:
         raise _Failed(*bad)
+
+
+def _expect_view(game: Game, want: dict, seat: int | None, differ, bad: list) -> None:
+    """Compare what `seat` sees of each zone: its cards, or how many there are where it may not look."""
+    if seat is None:
+        bad.append((("expect", "view"), "view: the match is over: say whose view with `by: SEAT`"))
+        return
+    c, zones = game.c, game.view(seat)["zones"]
+    for name, content in want.items():
+        zone = _zone(c, name)
+        for owner, expected in content.items() if zone.per_seat else [(None, content)]:
+            shown = zones[name] if owner is None else zones[name][int(owner)]
+            found = shown["count"] if isinstance(shown, dict) else shown
+            if isinstance(expected, list):
+                expected = [[_face(c, f) for f in p] for p in expected] if zone.piles else [_face(c, f) for f in expected]
+            path = ("view", name) + (() if owner is None else (owner,))
+            what = f"view.{name}" + ("" if owner is None else f" of seat {owner}") + f", as seat {seat} sees it"
+            differ(path, what, expected, found, "it sees the cards" if isinstance(shown, list) and
+                   isinstance(expected, int) else "it sees only how many" if isinstance(shown, dict) and
+                   isinstance(expected, list) else None)
 
 
 def _result(r) -> dict:

@@ -1,5 +1,6 @@
-"""Scenario files: the Klats scenarios pass, the runner really checks what they claim, and a bad
-file is refused with a located message and exit 1."""
+"""Scenario files: the Klats and ARNE Total scenarios pass, the runner really checks what they
+claim, a file and each scenario choose the ruleset's edition and variants, and a bad file is
+refused with a located message and exit 1."""
 from __future__ import annotations
 
 import json
@@ -10,11 +11,15 @@ import pytest
 import yaml
 
 from cardrules.interpreter.diagnostics import RulesError
+from cardrules.interpreter.load import load_all
+from cardrules.interpreter.notation import parse_move
 from cardrules.interpreter.scenarios import load_file, load_text, run, schema
 from .conftest import REPO, RULESETS, cli, cli_process
 
 KLATS = RULESETS / "klats.scenarios.yaml"
 RULES = (RULESETS / "klats.rules").as_posix()
+TOTAL = RULESETS / "arne_total.scenarios.yaml"
+TOTAL_RULES = RULESETS / "arne_total.rules"
 
 
 @pytest.fixture(scope="module")
@@ -286,3 +291,191 @@ def test_a_shipped_ruleset_may_be_named_without_a_path(tmp_path):
     path = write(tmp_path, one(POSITION, "      - expect: {to_move: 0}").replace(f"ruleset: {RULES}",
                                                                                    "ruleset: klats.rules"))
     assert [o.passed for o in run(load_file(str(path)))] == [True]
+
+
+# ---------------------------------------------------------------- editions and variants
+
+
+@pytest.fixture(scope="module")
+def total_file():
+    return load_file(str(TOTAL))
+
+
+# ARNE Total for two seats: x2 doubles the -200 in en (800), not in ru (1000)
+X2_ON_MINUS = """    position:
+      zones:
+        badge: {0: [orange], 1: [purple]}
+        hand: {0: [orange100], 1: [purple50]}
+        row: {0: [[orange500], [orangex2], [orange-200]]}
+        draw: []
+      rest: box
+    steps:
+      - play: lay orange100 @0
+      - expect: {round_over: {scores: [SCORE, 0]}}
+"""
+
+
+def total(head: str, *scenarios: tuple[str, str, int]) -> str:
+    """An ARNE Total file: `head` (file keys), then scenarios (name, own keys, expected score)."""
+    body = "".join(f"  - name: {name}\n    clause: c\n{keys}" + X2_ON_MINUS.replace("SCORE", str(score))
+                   for name, keys, score in scenarios)
+    return f"ruleset: {TOTAL_RULES.as_posix()}\n{head}scenarios:\n{body}"
+
+
+def test_a_scenario_plays_the_edition_it_names():
+    text = total("", ("ru", "    edition: ru\n", 1000), ("en", "    edition: en\n", 800))
+    sf = load_text(text, "e.yaml")
+    assert [(s.compiled.model.edition, s.compiled.model.variants) for s in sf.scenarios] == [("ru", ()), ("en", ())]
+    assert [o.passed for o in run(sf)] == [True, True]
+    swapped = run(load_text(text.replace("[1000, 0]", "[X, 0]").replace("[800, 0]", "[1000, 0]")
+                            .replace("[X, 0]", "[800, 0]"), "e.yaml"))
+    assert [o.passed for o in swapped] == [False, False]
+    assert "round_over (of the last move): expected {scores: [800, 0]}, found {scores: [1000, 0]}" \
+        in swapped[0].failures[0].message
+
+
+def test_the_file_chooses_for_every_scenario_and_a_scenario_may_choose_otherwise():
+    text = total("edition: ru\nvariants: [minimum]\n",
+                 ("inherits", "", 1000), ("own edition", "    edition: en\n", 800),
+                 ("no variant", "    variants: []\n", 1000), ("own variants", "    variants: [first_game]\n", 1000))
+    sf = load_text(text, "o.yaml")
+    assert sf.ruleset.model.selection == "@ru+minimum"
+    assert [s.compiled.model.selection for s in sf.scenarios] == ["@ru+minimum", "@en+minimum", "@ru",
+                                                                   "@ru+first_game"]
+    outcomes = run(sf)
+    assert [o.passed for o in outcomes] == [True, True, True, True]
+    assert outcomes[1].log[0] == "arne_total.rules@en+minimum, 2 players"
+
+
+def test_a_file_without_a_choice_plays_the_rulesets_first_edition():
+    sf = load_text(total("", ("first", "", 1000)), "f.yaml")
+    assert sf.scenarios[0].compiled.model.selection == "@ru"
+
+
+def place(text: str, snippet: str) -> tuple[int, int]:
+    """The line and column (1-based) where `snippet` first stands in `text`."""
+    before = text[:text.index(snippet)]
+    return before.count("\n") + 1, len(before) - before.rfind("\n")
+
+
+@pytest.mark.parametrize("head, keys, snippet, message, hint", [
+    ("", "    edition: fr\n", "fr", "the ruleset has no edition 'fr'", "editions: ru, en"),
+    ("edition: rus\n", "", "rus", "the ruleset has no edition 'rus'", "did you mean 'ru'?"),
+    ("", "    variants: [first_game, gohst]\n", "gohst", "the ruleset has no variant 'gohst'", "did you mean 'ghost'?"),
+    ("", "    edition: en\n    variants: [two_colours]\n", "two_colours",
+     "variant 'two_colours' is for edition ru, not en", "choose --edition ru"),
+    ("", "    variants: [minimum, ghost]\n", "ghost", "variant 'ghost' does not combine with variant 'minimum'",
+     "'ghost' combines with: first_game"),
+    # the file's variants and the scenario's edition clash: the scenario's own node is shown
+    ("variants: [two_colours]\n", "    edition: en\n", "en\n", "variant 'two_colours' is for edition ru, not en", ""),
+], ids=["unknown edition", "unknown file edition", "unknown variant", "variant of another edition",
+        "variants that do not combine", "the scenario's node first"])
+def test_a_selection_the_ruleset_refuses_is_located_at_its_node(tmp_path, head, keys, snippet, message, hint):
+    text = total(head, ("probe", keys, 1000))
+    path = write(tmp_path, text)
+    line, column = place(text, snippet)
+    with pytest.raises(RulesError) as raised:
+        load_file(str(path))
+    [error] = raised.value.diagnostics
+    assert (error.span.line, error.span.column) == (line, column)
+    assert message in error.message and hint in error.hint
+    done = cli("scenarios", path)
+    assert done.code == 1 and done.stdout == ""
+    assert f"{path}:{line}:{column}: error: {message}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_an_illegal_combination_says_where_the_ruleset_refuses_it():
+    text = total("", ("probe", "    edition: en\n    variants: [two_colours]\n", 1000))
+    with pytest.raises(RulesError) as raised:
+        load_text(text, "c.yaml")
+    rules_line = next(n for n, line in enumerate(TOTAL_RULES.read_text(encoding="utf-8").splitlines(), 1)
+                      if line.strip() == "requires edition ru")
+    assert f"arne_total.rules:{rules_line}:5)" in raised.value.diagnostics[0].message
+
+
+def test_a_ruleset_without_editions_refuses_one(tmp_path):
+    text = one(POSITION, "      - expect: {round: 0}", "    edition: ru\n")
+    with pytest.raises(RulesError) as raised:
+        load_text(text, "k.yaml")
+    [error] = raised.value.diagnostics
+    assert (error.span.line, error.span.column) == place(text, "ru\n")
+    assert "declares no edition or variant" in error.message
+
+
+def test_a_player_count_the_selection_does_not_allow_is_located():
+    text = total("", ("probe", "    variants: [two_colours]\n    players: 4\n", 1000))
+    with pytest.raises(RulesError) as raised:
+        load_text(text, "p.yaml")
+    [error] = raised.value.diagnostics
+    assert (error.span.line, error.span.column) == place(text, "4\n")
+    assert error.message.endswith("(in @ru+two_colours)")
+
+
+# ---------------------------------------------------------------- the ARNE Total scenarios
+
+
+def test_arne_total_scenarios_pass_and_play_every_play_of_every_selection(total_file):
+    outcomes = run(total_file)
+    assert len(outcomes) >= 70
+    assert [o.scenario.name for o in outcomes if not o.passed] == []
+    selections = load_all(TOTAL_RULES.read_text(encoding="utf-8"), str(TOTAL_RULES))
+    assert all(not isinstance(loaded, RulesError) for _, loaded in selections)
+    plays = {p.name for _, loaded in selections for p in loaded.model.plays}
+    played = {parse_move(step["play"], ()).play for s in total_file.scenarios for step in s.steps if "play" in step}
+    assert len(plays) == 25 and plays - played == set()
+    assert played - plays == {"pass"}
+    models = [s.compiled.model for s in total_file.scenarios]
+    assert {m.edition for m in models} == {"ru", "en"}
+    assert {v for m in models for v in m.variants} == {o.name for o in models[0].options if o.kind == "variant"}
+
+
+def test_arne_total_scenarios_where_the_editions_differ_come_in_pairs(total_file):
+    """Each "... (ru)" scenario has its "... (en)" twin, and each plays the edition it names."""
+    by_name = {s.name: s for s in total_file.scenarios}
+    pairs = [name[:-len(" (ru)")] for name in by_name if name.endswith(" (ru)")]
+    assert len(pairs) >= 14
+    for edition in ("ru", "en"):
+        mine = [name for name in by_name if name.endswith(f" ({edition})")]
+        assert all(by_name[name].compiled.model.edition == edition for name in mine)
+    twins = {name[:-len(" (en)")] for name in by_name if name.endswith(" (en)")}
+    assert len(twins) >= 14
+    for name in ("x6", "x2", "-200", "final round", "discard pile", "+1", "+2 for value", "+2 for black",
+                 "deck for 2", "deck for 4", "deck for 6", "first game: 2", "first game: 4", "first game: 6"):
+        assert any(name in pair for pair in pairs) and any(name in twin for twin in twins), name
+
+
+def test_changed_arne_total_claims_fail_each_in_its_scenario():
+    """The deck's size, what a seat sees and the edition are really checked: change each claim
+    (in one file, one claim a scenario) and exactly those scenarios fail."""
+    changes = {
+        "the deck for 2 players is the 58 starred cards (ru)": ("{cards_in_play: 58, counts: {badge: {0: 1, 1: 1}",
+                                                               "{cards_in_play: 57, counts: {badge: {0: 1, 1: 1}"),
+        "the discard pile is face up; a thief takes its top card (en)": (
+            "view: {discard: [orange500, plus3], draw: 1,", "view: {discard: 2, draw: 1,"),
+        "the discard pile is face down; a thief takes its top card unseen (ru)": (
+            "view: {discard: 2, draw: 1,", "view: {discard: [orange500, plus3], draw: 1,"),
+        "an x2 doubles a -200 too (en)": ("    edition: en\n    steps:\n      - play: lay orange100 @0\n",
+                                          "    edition: ru\n    steps:\n      - play: lay orange100 @0\n"),
+    }
+    text = TOTAL.read_text(encoding="utf-8")
+    for old, new in changes.values():  # each in the first scenario that has it, in this order
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    outcomes = run(load_text(text, "changed.yaml", RULESETS))
+    assert sorted(o.scenario.name for o in outcomes if not o.passed) == sorted(changes)
+
+
+def test_a_view_names_known_zones_and_faces():
+    text = total("", ("probe", "", 1000)).replace("      - play: lay orange100 @0\n",
+                                                  "      - expect: {view: {discards: 0, hand: {0: [orange1OO]}}}\n")
+    with pytest.raises(RulesError) as raised:
+        load_text(text, "v.yaml")
+    assert [d.message for d in raised.value.diagnostics] == ["no zone 'discards'", "no card is called 'orange1OO'"]
+
+
+def test_a_view_after_the_match_needs_a_seat():
+    text = total("", ("probe", "", 1000)).replace("      - expect: {round_over: {scores: [1000, 0]}}\n",
+                                                  "      - expect: {view: {discard: []}}\n")
+    [outcome] = run(load_text(text, "w.yaml"))
+    assert "view: the match is over: say whose view with `by: SEAT`" in outcome.failures[0].message
