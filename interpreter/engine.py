@@ -684,7 +684,8 @@ class Game:
             return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
         if move.seat not in self._dest[seats][seat]:
             return self._because(f"'{play.name}' may not choose seat {move.seat}",
-                                 f"choose {kind} {choose.name} of {SEATS_TEXT[seats]}", choose.provenance)
+                                 f"choose {kind} {choose.name} of {choose.zone + ' of ' if choose.zone else ''}"
+                                 f"{SEATS_TEXT[seats]}", choose.provenance)
         if kind == "pile":
             zone = self.state.zones[piles_zone][move.seat]
             if not 0 <= move.pile < len(zone):

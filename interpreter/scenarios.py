@@ -29,14 +29,10 @@ where, what was expected and what was found. Nothing in the file is executed: YA
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
-from importlib.resources import files
 from pathlib import Path
 
-import jsonschema
 import yaml
 
 from .check import near
@@ -47,11 +43,9 @@ from .load import Loaded, check_selection, read, resolve
 from .model import Zone
 from .notation import Move, MoveError, parse_move
 from .options import SelectionError
+from .yamlfile import Located, node_at, read_yaml, shipped_schema, span_of, validate
 from .parse import parse
 
-MAX_VALUES = 200_000  # values in a file once its aliases are expanded: no alias bombs
-MERGE_TAG = "tag:yaml.org,2002:merge"
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same nodes, faster
 
 
 @dataclass(frozen=True)
@@ -74,7 +68,7 @@ class ScenarioFile:
     tree: yaml.Node  # the composed YAML: its nodes know their lines
 
     def span(self, path: tuple, key: bool = False) -> Span:
-        return _span(_node(self.tree, path, key))
+        return span_of(node_at(self.tree, path, key))
 
 
 @dataclass(frozen=True)
@@ -103,9 +97,9 @@ def load_file(path: str) -> ScenarioFile:
 
 def load_text(text: str, file: str = "<input>", base: Path = Path(".")) -> ScenarioFile:
     """`base` is the folder the file's `ruleset:` path is relative to."""
-    tree, data = _read_yaml(text, file)
-    here = _Errors(file, text, tree)
-    _validate(data, here)
+    tree, data = read_yaml(text, file, "ruleset")
+    here = Located(file, text, tree)
+    validate(data, shipped_schema("scenarios.schema.json"), here)
     here.stop()
     rulesets = _Rulesets(_ruleset_path(data["ruleset"], base, here), here)
     file_choice = _choice(data, (), _Choice(None, (), (), (), ()))
@@ -151,160 +145,7 @@ def load_text(text: str, file: str = "<input>", base: Path = Path(".")) -> Scena
     return ScenarioFile(file, text, ruleset, tuple(scenarios), tree)
 
 
-class _Errors:
-    """The located errors of one file, all collected before it is given up."""
-
-    def __init__(self, file: str, text: str, tree: yaml.Node):
-        self.file, self.text, self.tree, self.items = file, text, tree, []
-
-    def span(self, path: tuple, key: bool = False) -> Span:
-        return _span(_node(self.tree, path, key))
-
-    def error(self, path: tuple, message: str, hint: str = "", key: bool = False) -> None:
-        d = Diagnostic("error", message, self.span(path, key), hint, self.file)
-        if d not in self.items:
-            self.items.append(d)
-
-    def stop(self) -> None:
-        if self.items:
-            raise RulesError(sorted(self.items, key=lambda d: (d.span.line, d.span.column)), self.text)
-
-
-def _read_yaml(text: str, file: str) -> tuple[yaml.Node, object]:
-    """The composed tree (for locations) and the data, each mapping key as text, as in JSON."""
-    loader = SAFE_LOADER(text)
-    try:
-        tree = loader.get_single_node()
-        if tree is None:
-            raise RulesError([Diagnostic("error", "the file is empty", None,
-                                         "a scenario file starts with `ruleset: NAME.rules`", file)], text)
-        _no_duplicate_keys(tree, file, text)
-        return tree, _as_json(loader.construct_document(tree), [MAX_VALUES])
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        message = ", ".join(x for x in (e.context, e.problem) if x)
-        hint = ("a scenario file holds plain YAML: mappings, lists, texts and numbers"
-                if isinstance(e, yaml.constructor.ConstructorError) else
-                "mind the indentation; quote a text that holds ': ' or starts with '@'")
-        raise RulesError([Diagnostic("error", f"not valid YAML: {message}",
-                                     Span.point(mark.line + 1, mark.column + 1) if mark else None, hint,
-                                     file)], text) from None
-    except (yaml.YAMLError, ValueError) as e:  # a reader error, or a date such as 2020-13-01
-        raise RulesError([Diagnostic("error", f"not valid YAML: {e}", None, "", file)], text) from None
-    except _TooLarge:
-        raise RulesError([Diagnostic("error", f"the file holds more than {MAX_VALUES:,} values once its aliases "
-                                     "are expanded", None, "", file)], text) from None
-    except RecursionError:
-        raise RulesError([Diagnostic("error", "the file nests too deeply, or an alias refers to itself", None, "",
-                                     file)], text) from None
-    finally:
-        loader.dispose()
-
-
-def _no_duplicate_keys(tree: yaml.Node, file: str, text: str) -> None:
-    seen_nodes, todo = set(), [tree]
-    while todo:
-        node = todo.pop()
-        if id(node) in seen_nodes:
-            continue
-        seen_nodes.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            keys = {}
-            for k, v in node.value:
-                if isinstance(k, yaml.ScalarNode) and k.tag != MERGE_TAG:
-                    if k.value in keys:
-                        raise RulesError([Diagnostic(
-                            "error", f"the key '{k.value}' comes twice in one mapping", _span(k),
-                            f"the first is at line {keys[k.value].start_mark.line + 1}; keep one", file)], text)
-                    keys[k.value] = k
-                todo += [k, v]
-        elif isinstance(node, yaml.SequenceNode):
-            todo += node.value
-
-
-class _TooLarge(Exception):
-    pass
-
-
-def _as_json(x, budget: list[int]):
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _TooLarge
-    if isinstance(x, dict):
-        return {str(k): _as_json(v, budget) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_as_json(v, budget) for v in x]
-    return x
-
-
-def _node(tree: yaml.Node, path: tuple, key: bool = False) -> yaml.Node:
-    """The node at a JSON path, or the deepest one on the way; `key`: the last key's own node."""
-    node = tree
-    for i, part in enumerate(path):
-        if isinstance(node, yaml.MappingNode):
-            pair = next(((k, v) for k, v in reversed(node.value) if isinstance(k, yaml.ScalarNode)
-                         and k.value == str(part)), None)
-            if pair is None:
-                break
-            node = pair[0] if key and i == len(path) - 1 else pair[1]
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
-            node = node.value[part]
-        else:
-            break
-    return node
-
-
-def _span(node: yaml.Node) -> Span:
-    start, end = node.start_mark, node.end_mark
-    return Span(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
-
-
-@cache
-def schema() -> dict:
-    return json.loads((files("cardrules") / "schemas" / "scenarios.schema.json").read_text("utf-8"))
-
-
-def _validate(data, here: _Errors) -> None:
-    for e in jsonschema.Draft202012Validator(schema()).iter_errors(data):
-        path, title = tuple(e.absolute_path), e.schema.get("title", "")
-        if e.validator == "additionalProperties" and "properties" in e.schema:
-            known = e.schema["properties"]
-            for k in (k for k in e.instance if k not in known):
-                here.error(path + (k,), (f"{title}: " if title else "") + f"unknown key '{k}'",
-                           f"the keys here: {', '.join(known)}", key=True)
-        elif "propertyNames" in e.relative_schema_path:
-            here.error(path + (e.instance,), f"'{e.instance}' is not {e.schema['description']}", key=True)
-        elif e.validator in ("oneOf", "anyOf") and "description" in e.schema:
-            has = f"; this one has {', '.join(e.instance)}" if isinstance(e.instance, dict) and e.instance else ""
-            here.error(path, e.schema["description"] + has)
-        elif e.validator == "required":
-            missing = [k for k in e.validator_value if k not in e.instance]
-            here.error(path, f"{title or 'this mapping'} needs {', '.join(repr(k) for k in missing)}")
-        elif e.validator == "dependentRequired":
-            for k, needs in e.validator_value.items():
-                if k in e.instance:
-                    here.error(path + (k,), f"'{k}' goes with {', '.join(repr(n) for n in needs)}", key=True)
-        else:
-            where = next((p for p in reversed(path) if isinstance(p, str) and not p.isdigit()), "")
-            message = e.message if e.validator != "type" else "expected {}, found {}".format(
-                " or ".join(_KINDS[t] for t in ([e.validator_value] if isinstance(e.validator_value, str)
-                                                else e.validator_value)), _kind(e.instance))
-            here.error(path, (f"{where}: " if where else "") + message)
-
-
-_KINDS = {"object": "a mapping", "array": "a list", "string": "a text", "integer": "a whole number",
-          "boolean": "true or false", "null": "null", "number": "a number"}
-
-
-def _kind(x) -> str:
-    """What a YAML value is, in a few words, for a message."""
-    if isinstance(x, (dict, list)):
-        return _KINDS["object" if isinstance(x, dict) else "array"]
-    shown = repr(x) if isinstance(x, str) else _text(x)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
-
-
-def _ruleset_path(name: str, base: Path, here: _Errors) -> Path:
+def _ruleset_path(name: str, base: Path, here: Located) -> Path:
     path = base / name
     if not path.is_file():
         path = resolve(name)  # a shipped ruleset, named without a path
@@ -340,7 +181,7 @@ class _Rulesets:
     not parse raises its own errors), each selection checked once; a selection that cannot be
     checked is reported at every node that chooses it, and gives None."""
 
-    def __init__(self, path: Path, here: _Errors):
+    def __init__(self, path: Path, here: Located):
         self.here = here
         self.text, self.name = read(str(path))
         self.clauses = parse(self.text, self.name)
@@ -385,7 +226,7 @@ def _naming(choice: _Choice, message: str) -> tuple:
     return own[0] if own else choice.variants_at or choice.edition_at or choice.at or ("ruleset",)
 
 
-def _check_position(c: Compiled, position: dict, at: tuple, here: _Errors) -> None:
+def _check_position(c: Compiled, position: dict, at: tuple, here: Located) -> None:
     copies = Counter(c.face_of)
     used: Counter = Counter()
     for name, content in position["zones"].items():
@@ -409,7 +250,7 @@ def _check_position(c: Compiled, position: dict, at: tuple, here: _Errors) -> No
                        f"shared zones of cards: {', '.join(shared) or 'none'}")
 
 
-def _check_zone(c: Compiled, name: str, content, at: tuple, here: _Errors, counts: bool = False) -> list:
+def _check_zone(c: Compiled, name: str, content, at: tuple, here: Located, counts: bool = False) -> list:
     """Check a zone's name, its shape and its faces; return the faces with their paths."""
     zone = _zone(c, name)
     if zone is None:
@@ -441,7 +282,7 @@ def _check_zone(c: Compiled, name: str, content, at: tuple, here: _Errors, count
     return [(path, face) for path, face in faces if _known_face(c, face, path, here)]
 
 
-def _check_view(c: Compiled, name: str, seen, at: tuple, here: _Errors) -> None:
+def _check_view(c: Compiled, name: str, seen, at: tuple, here: Located) -> None:
     """A zone as a seat sees it: cards where it may see them, else a number of cards; a per-seat
     zone may mix the two, seat by seat."""
     if not isinstance(seen, dict):
@@ -453,14 +294,14 @@ def _check_view(c: Compiled, name: str, seen, at: tuple, here: _Errors) -> None:
             _check_zone(c, name, part, at, here, counts=counts)
 
 
-def _check_seat(c: Compiled, seat: str, at: tuple, here: _Errors) -> bool:
+def _check_seat(c: Compiled, seat: str, at: tuple, here: Located) -> bool:
     if int(seat) < c.players:
         return True
     here.error(at + (seat,), f"there is no seat {seat}: seats are 0 to {c.players - 1}", key=True)
     return False
 
 
-def _known_face(c: Compiled, face: str, path: tuple, here: _Errors) -> bool:
+def _known_face(c: Compiled, face: str, path: tuple, here: Located) -> bool:
     if face.lower() in c.face_index:
         return True
     here.error(path, f"no card is called '{face}'",

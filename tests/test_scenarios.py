@@ -13,7 +13,8 @@ import yaml
 from cardrules.interpreter.diagnostics import RulesError
 from cardrules.interpreter.load import load_all
 from cardrules.interpreter.notation import parse_move
-from cardrules.interpreter.scenarios import load_file, load_text, run, schema
+from cardrules.interpreter.scenarios import load_file, load_text, run
+from cardrules.interpreter.yamlfile import shipped_schema
 from .conftest import REPO, RULESETS, cli, cli_process
 
 KLATS = RULESETS / "klats.scenarios.yaml"
@@ -119,13 +120,13 @@ def test_a_changed_klats_expectation_fails(tmp_path, old, new):
 
 
 def test_every_scenario_file_validates_against_the_schema():
-    jsonschema.Draft202012Validator.check_schema(schema())
+    jsonschema.Draft202012Validator.check_schema(shipped_schema("scenarios.schema.json"))
     files = sorted(RULESETS.glob("*.scenarios.yaml"))
     assert KLATS in files
     for path in files:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         as_json = json.loads(json.dumps(data))  # mapping keys as text, as the schema reads them
-        jsonschema.Draft202012Validator(schema()).validate(as_json)
+        jsonschema.Draft202012Validator(shipped_schema("scenarios.schema.json")).validate(as_json)
 
 
 # ---------------------------------------------------------------- failures are reported, located
