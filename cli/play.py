@@ -169,10 +169,12 @@ class Session:
         except MoveError as e:
             err.print(e.render(), markup=False, soft_wrap=False)
             return
-        if move in self.game.legal_moves(seat):
-            out.print(f"{move} is legal now", markup=False)
-        else:
+        try:  # a card may be named in any of the ruleset's languages: the engine reads the move
+            legal = self.game.move_of(self.game.action_of(move))
+        except MoveError:
             out.print(f"{move}: {self.game.why_illegal(move)}", markup=False, soft_wrap=False)
+        else:
+            out.print(f"{legal} is legal now", markup=False)
 
     def _card(self, name: str) -> None:
         if not name:
