@@ -156,22 +156,6 @@ def _substitute(e, args: dict, depth: int):
     return e
 
 
-def _static(e) -> bool:
-    """Whether an expression is known before play: made of numbers, params and `players`."""
-    match e:
-        case m.Const() | m.ParamRef():
-            return True
-        case m.Ref(name=name):
-            return name == "players"
-        case m.Op(left=left, right=right):
-            return _static(left) and _static(right)
-        case m.Unary(operand=x):
-            return _static(x)
-        case m.If(cond=c, then=a, otherwise=b):
-            return _static(c) and _static(a) and _static(b)
-    return False
-
-
 def _provenance(provs: tuple[s.Prov, ...], span: Span) -> m.Provenance:
     return m.Provenance(
         tuple(p.text for p in provs if p.kind == "source"),
@@ -566,7 +550,7 @@ class Checker:
             elif item.kind in ("deal", "move"):
                 amount, source, dest, where = item.parts
                 count = None if amount is None else self._int(amount, SETUP)
-                if count is not None and not _static(count):
+                if count is not None and not m.reads_only(count, {"players"}):
                     self.sink.error("a setup count reads the table, which is not laid out yet", amount.span,
                                     "make it of numbers, params and players, e.g. if players == 2 then 7 else 5")
                     continue

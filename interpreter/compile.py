@@ -227,8 +227,8 @@ class _Compiler:
                 todo += [e.right, e.left]
             else:
                 conjuncts.append(e)
-        static = [e for e in conjuncts if _reads_only_card(e)]
-        rest = [e for e in conjuncts if not _reads_only_card(e)]
+        static = [e for e in conjuncts if m.reads_only(e, {"card"})]
+        rest = [e for e in conjuncts if not m.reads_only(e, {"card"})]
         faces = None
         if static:
             env, first = [None] * ENV_SIZE, {}
@@ -593,27 +593,6 @@ class _Compiler:
             case "%":
                 return lambda env: (a(env) % y) if (y := b(env)) else 0
         raise TypeError(f"no operator {op}")
-
-
-def _reads_only_card(e) -> bool:
-    """Whether an expression reads nothing but the card's attributes and constants: the same
-    for every copy of a face, at every moment."""
-    match e:
-        case m.Const() | m.ParamRef():
-            return True
-        case m.Ref(name=name):
-            return name == "card"
-        case m.AttrOf(obj=obj):
-            return _reads_only_card(obj)
-        case m.Defined(body=body):
-            return _reads_only_card(body)
-        case m.Op(left=left, right=right):
-            return _reads_only_card(left) and _reads_only_card(right)
-        case m.Unary(operand=x):
-            return _reads_only_card(x)
-        case m.If(cond=c, then=a, otherwise=b):
-            return _reads_only_card(c) and _reads_only_card(a) and _reads_only_card(b)
-    return False
 
 
 def _keeps_all(env: list, tests: list[Fn], card: int) -> bool:

@@ -123,6 +123,28 @@ class Quantifier:
     type: str = "bool"
 
 
+def reads_only(e, names: frozenset[str] | set[str]) -> bool:
+    """Whether an expression reads nothing but numbers, params, these context names, the
+    attributes of what they name, and defines made of the same: known before play for
+    `players`, the same for every copy of a face for `card`."""
+    match e:
+        case Const() | ParamRef():
+            return True
+        case Ref(name=name):
+            return name in names
+        case AttrOf(obj=obj):
+            return reads_only(obj, names)
+        case Defined(body=body):
+            return reads_only(body, names)
+        case Op(left=left, right=right):
+            return reads_only(left, names) and reads_only(right, names)
+        case Unary(operand=x):
+            return reads_only(x, names)
+        case If(cond=c, then=a, otherwise=b):
+            return reads_only(c, names) and reads_only(a, names) and reads_only(b, names)
+    return False
+
+
 # ------------------------------------------------------------------ components
 
 

@@ -465,35 +465,13 @@ class _ToAst(Transformer):
         items = [t for t in c[:-1] if isinstance(t, s.Clause)]
         return _clause("for", meta, [names], c[-1], items)
 
-    def rm_play(self, meta, c):
-        return ("play", _ident(c[0]))
+    # `remove KIND NAME`: (kind, name), the kind as options.key() names clauses
+    def _removal(kind: str):
+        return lambda self, meta, c: (kind, _ident(c[0]) if c else None)
 
-    def rm_card(self, meta, c):
-        return ("card", _ident(c[0]))
-
-    def rm_zone(self, meta, c):
-        return ("zone", _ident(c[0]))
-
-    def rm_param(self, meta, c):
-        return ("param", _ident(c[0]))
-
-    def rm_define(self, meta, c):
-        return ("define", _ident(c[0]))
-
-    def rm_attribute(self, meta, c):
-        return ("attribute", _ident(c[0]))
-
-    def rm_deck(self, meta, c):
-        return ("deck", _ident(c[0]))
-
-    def rm_round_end(self, meta, c):
-        return ("round_end", _ident(c[0]))
-
-    def rm_final(self, meta, c):
-        return ("final", _ident(c[0]))
-
-    def rm_window(self, meta, c):
-        return ("window", None)
+    rm_play, rm_card, rm_zone, rm_param, rm_define, rm_attribute, rm_deck, rm_round_end, rm_final, rm_window = (
+        _removal(k) for k in ("play", "card", "zone", "param", "define", "attribute", "deck", "round_end", "final",
+                              "window"))
 
     def match_until(self, meta, c):  # (condition)
         return _clause("until", meta, [c[0]], c[1])
