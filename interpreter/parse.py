@@ -222,6 +222,11 @@ def _seats(tree):
     return tree.data
 
 
+def _removal(kind: str):
+    """The transformer method of `remove KIND NAME`: (kind, name)."""
+    return lambda self, meta, c: (kind, _ident(c[0]) if c else None)
+
+
 def _clause(kind: str, meta, parts, provs, items=()) -> s.Clause:
     return s.Clause(kind, tuple(parts), _provs(provs), _span(meta), tuple(items))
 
@@ -466,9 +471,6 @@ class _ToAst(Transformer):
         return _clause("for", meta, [names], c[-1], items)
 
     # `remove KIND NAME`: (kind, name), the kind as options.key() names clauses
-    def _removal(kind: str):
-        return lambda self, meta, c: (kind, _ident(c[0]) if c else None)
-
     rm_play, rm_card, rm_zone, rm_param, rm_define, rm_attribute, rm_deck, rm_round_end, rm_final, rm_window = (
         _removal(k) for k in ("play", "card", "zone", "param", "define", "attribute", "deck", "round_end", "final",
                               "window"))
