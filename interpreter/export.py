@@ -13,7 +13,7 @@ from .compile import ConfigError, compile_ruleset
 from .engine import Game
 from .unparse import unparse
 
-FORMAT = "cardrules-ruleset/1"
+FORMAT = "cardrules-ruleset/2"
 SETUP_STEPS = {m.Shuffle: "shuffle", m.Deal: "deal", m.Transfer: "move"}  # as the text writes them
 
 
@@ -22,7 +22,8 @@ def export(model: m.Ruleset) -> dict:
     return {
         "format": FORMAT,
         "header": {"file": model.file, "title": model.title, "names": _labels(model.names),
-                   "edition": model.edition, "variants": list(model.variants)},
+                   "edition": model.edition, "variants": list(model.variants), "language": model.language,
+                   "house": None if model.house is None else {"file": model.house, "name": model.house_name}},
         "options": [_option(o) for o in model.options],
         "documents": [{"id": d.id, "title": d.title, "provenance": _provenance(d.provenance)}
                       for d in model.documents],
@@ -31,6 +32,8 @@ def export(model: m.Ruleset) -> dict:
         "params": [{"name": p.name, "default": p.default, "min": p.low, "max": p.high,
                     "provenance": _provenance(p.provenance)} for p in model.params],
         "attributes": [_attribute(a) for a in model.attributes],
+        "defines": [{"name": d.name, "params": list(d.params), "body": expression(d.body),
+                     "provenance": _provenance(d.provenance)} for d in model.defines],
         "cards": [_kind(k) for k in model.kinds],
         "marks": list(model.marks),
         "deck": {"size": model.deck_size,

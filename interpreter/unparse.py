@@ -37,7 +37,8 @@ def unparse(e, outer: int = 0) -> str:
         case m.Unary(op="not", operand=x):
             return f"({'not ' + unparse(x, 3)})" if outer > 3 else "not " + unparse(x, 3)
         case m.Unary(operand=x):
-            return "-" + unparse(x, 7)
+            text = unparse(x, 7)
+            return f"-({text})" if text.startswith("-") else "-" + text  # -(-3), as written, not --3
         case m.If(cond=c, then=a, otherwise=b):
             text = f"if {unparse(c)} then {unparse(a)} else {unparse(b)}"
             return f"({text})" if outer else text

@@ -88,8 +88,9 @@ def test_check_json_is_pure_json():
     assert r.code == 0, r.stderr
     data = json.loads(r.stdout)  # the whole of stdout, nothing around it
     assert data["title"] == "Klats" and data["deck"] == 90
-    assert data["players"] == {"min": 2, "max": 6}
-    assert {d["players"]: d["per_seat"] for d in data["deals"]} == {n: 3 for n in range(2, 7)}
+    assert data["selection"] == "" and "selections" not in data  # no editions or variants to choose among
+    assert data["players"] == {"min": 2, "max": 6, "counts": [2, 3, 4, 5, 6]}
+    assert {d["players"]: (d["deck"], d["per_seat"]) for d in data["deals"]} == {n: (90, 3) for n in range(2, 7)}
     assert data["provenance"] == {"clauses": 26, "sources": 21, "rulings": 9, "assumptions": 4, "none": 0}
     assert data["warnings"] == []
 

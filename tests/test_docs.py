@@ -135,7 +135,7 @@ def test_every_example_file_is_walked_through_in_the_doc():
 # ------------------------------------------------------------------ the tables
 
 
-CONTEXT_HEADER = ["name", "type", "SETUP", "GLOBAL", "PLAY_CARD", "PLAY_TARGET", "TURN_STEP", "MATCH_UNTIL",
+CONTEXT_HEADER = ["name", "type", "SETUP", "DECK", "GLOBAL", "PLAY_CARD", "PLAY_TARGET", "TURN_STEP", "MATCH_UNTIL",
                   "MATCH_STARTER"]
 
 
@@ -157,7 +157,7 @@ EXAMPLE_HEADER = ["form", "gives", "example", "example's type"]
 # `target` (a row), `owner`, `self`, `seats`, the zones hand, row and draw and the
 # attributes colour and value are all in scope. `A == B` checks only when both have one type.
 PROBE = "\nplay probe {{ card from hand to row of any seat onto pile when ({example}) == ({reference}) }}\n"
-REFERENCE = {"int": "0", "bool": "0 == 0", "card": "card", "pile": "pile", "list:card": "cards(hand)",
+REFERENCE = {"int": "0", "bool": "0 == 0", "seat": "self", "card": "card", "pile": "pile", "list:card": "cards(hand)",
              "list:pile": "piles(target)", "list:int": "values(value)", "list:seat": "seats",
              "enum:colour": "card.colour", "list:enum:colour": "values(colour)", "zone": "draw",
              "zone:piles": "target"}
@@ -223,9 +223,10 @@ HOLE = re.compile(r"\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")  # an f-string's {...}, on
 
 @cache
 def _skeletons() -> set[str]:
-    """Every message the parser and the checker can give, each run of `{...}` shown as one `…`."""
+    """Every message the parser, the checker and the options can give, each run of `{...}`
+    shown as one `…`."""
     found = set()
-    for name in ("parse", "check"):
+    for name in ("parse", "check", "options"):
         source = (REPO / "interpreter" / f"{name}.py").read_text(encoding="utf-8")
         for m in MESSAGE.finditer(source):
             text = HOLE.sub("…", m.group(2)) if m.group(1) else m.group(2)
@@ -250,11 +251,13 @@ def test_every_command_and_option_in_the_doc_exists():
     from cardrules.cli.main import app
 
     section = _cli_section()
-    commands = re.findall(r"^### `cardrules ((?:log )?\w+)", section, re.M)
+    groups = "|".join(group.name for group in app.registered_groups)
+    command_name = rf"(?:(?:{groups}) )?\w+"
+    commands = re.findall(rf"^### `cardrules ({command_name})", section, re.M)
     known = [c.name for c in app.registered_commands] + [
         f"{group.name} {c.name}" for group in app.registered_groups for c in group.typer_instance.registered_commands]
     assert sorted(commands) == sorted(known)
-    for command, body in zip(commands, re.split(r"^### `cardrules (?:log )?\w+.*$", section, flags=re.M)[1:]):
+    for command, body in zip(commands, re.split(rf"^### `cardrules {command_name}.*$", section, flags=re.M)[1:]):
         shown = cli(*command.split(), "--help")
         assert shown.code == 0, command
         for option in set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", body)):

@@ -10,6 +10,7 @@ from jsonschema import Draft202012Validator
 
 from cardrules.interpreter import model as m
 from cardrules.interpreter.export import FORMAT, clauses, export, summary
+from cardrules.interpreter.house import load_house
 from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.unparse import unparse
 
@@ -56,9 +57,10 @@ play keep {
     to row of self
     new pile when count(piles(target)) < -(-3)
 }
+define home(s) = seat(index(s) + 1)
 play gift {
     card from hand where card.rank == 4
-    to row of seat(index(self) + 1)
+    to row of home(self)
     new pile
     then pass hand
 }
@@ -90,7 +92,7 @@ match {
 # Editions and variants on top of it: the export says which were chosen, and lists them all.
 WITH_OPTIONS = EVERY_BLOCK + """
 edition plain_rules { name en "Plain" }  source "book: p2"
-edition short { replace match { until round >= 1 } }
+edition short { language en  replace match { until round >= 1 } }
 variant no_gift {
     name en "No gifts"  name fr "Sans cadeaux"
     requires edition short
@@ -157,6 +159,8 @@ def rebuild(t: dict):
         return m.Unary(t["op"], rebuild(t["operand"]), typ)
     if node == "if":
         return m.If(rebuild(t["cond"]), rebuild(t["then"]), rebuild(t["else"]), typ)
+    if node == "define":
+        return m.Defined(t["name"], tuple(rebuild(a) for a in t["args"]), rebuild(t["body"]), typ)
     assert node == "quantifier", node
     return m.Quantifier(t["kind"], t["var"], rebuild(t["in"]), rebuild(t["body"]), typ)
 
@@ -193,11 +197,16 @@ def test_a_ruleset_with_every_block_exports_valid_json(validator):
     data = as_json(export(load_text(EVERY_BLOCK, "every.rules").model))
     assert errors(validator, data) == []
     assert node_kinds(data) == {"const", "ref", "param", "zone", "attr", "call", "each", "op", "unary", "if",
-                                "quantifier"}
+                                "quantifier", "define"}
     give, keep, gift, trade, drop = data["plays"]
     assert [p["to"]["seats"] for p in data["plays"]] == ["other", "self", "seat", None, None]
-    assert gift["to"]["seat"]["text"] == "seat(index(self) + 1)" and gift["to"]["seat"]["type"] == "seat"
+    assert gift["to"]["seat"]["text"] == "home(self)" and gift["to"]["seat"]["type"] == "seat"
+    assert gift["to"]["seat"]["tree"]["body"]["function"] == "seat"  # the call, and what it means
+    [home] = data["defines"]
+    assert (home["name"], home["params"], home["body"]["text"], home["body"]["type"]) == (
+        "home", ["s"], "seat(index(s) + 1)", "seat")
     assert give["to"]["seat"] is None and keep["to"]["seat"] is None
+    assert keep["new_pile"]["when"]["text"] == "count(piles(target)) < -(-3)"  # as written: not --3
     assert give["new_pile"]["when"] is None and give["effects"][0]["where"] is None
     assert drop["new_pile"] is None and drop["onto_pile"] is None
     assert [s["step"] for s in data["setup"]] == ["shuffle", "deal", "move"]
@@ -241,10 +250,20 @@ def test_the_new_blocks_export_as_written(validator):
     assert (repeat_step["plays"], repeat_step["optional"], repeat_step["repeat"]) == (["drop"], True, True)
 
 
+def test_house_rules_export_in_the_header(validator):
+    data = as_json(export(load_house(str(RULESETS / "house" / "klats_big_hands.yaml")).model))
+    assert errors(validator, data) == []
+    assert data["header"]["house"] == {"file": str(RULESETS / "house" / "klats_big_hands.yaml"),
+                                       "name": "Big hands, short match"}
+    assert [(p["name"], p["default"]) for p in data["params"]][::2] == [("hand_size", 5), ("target_total", 100)]
+    assert as_json(export(load(str(RULESETS / "klats.rules")).model))["header"]["house"] is None
+
+
 def test_editions_and_variants_export_the_selection_and_every_option(validator):
     data = as_json(export(load_text(WITH_OPTIONS, "every.rules", "short", ["calm", "no_gift"]).model))
     assert errors(validator, data) == []
     assert data["header"]["edition"] == "short" and data["header"]["variants"] == ["no_gift", "calm"]  # file order
+    assert data["header"]["language"] == "en"  # the edition's
     assert [(o["kind"], o["name"]) for o in data["options"]] == [
         ("edition", "plain_rules"), ("edition", "short"), ("variant", "no_gift"), ("variant", "calm")]
     no_gift = data["options"][2]
@@ -257,6 +276,7 @@ def test_editions_and_variants_export_the_selection_and_every_option(validator):
     assert data["match"]["until"]["expr"]["text"] == "round >= 1"
     default = as_json(export(load_text(WITH_OPTIONS, "every.rules").model))
     assert default["header"]["edition"] == "plain_rules" and default["header"]["variants"] == []
+    assert default["header"]["language"] is None
     assert errors(validator, default) == []
 
 
@@ -270,7 +290,7 @@ def test_editions_and_variants_export_the_selection_and_every_option(validator):
     lambda d: d["score"]["expr"].update(type="float"),
     lambda d: d["match"]["winner"].update(value="first"),
     lambda d: d["round_ends"][0]["provenance"].update(line=-1),
-    lambda d: d.update(format="cardrules-ruleset/2"),
+    lambda d: d.update(format="cardrules-ruleset/3"),
     lambda d: d["players"].pop("counts"),
     lambda d: d["plays"][0]["to"].update(seats="seat"),
     lambda d: d["deck"]["faces"][0]["names"].update(en=""),
