@@ -155,13 +155,13 @@ def _print_summary(r: dict) -> None:
     out.print(header)
 
     shared = [z["name"] for z in r["zones"] if z["scope"] == "shared"]
-    deals = _table("Setup, params at their defaults", "players", "per seat", "dealt",
+    deals = _table("Setup, params at their defaults", "players", "in play", "per seat", "dealt",
                    *(f"left in {z}" if z == r["stock"] else f"in {z}" for z in shared))
     for d in r["deals"]:
         if "problem" in d:
             deals.add_row(str(d["players"]), Text(d["problem"], style="red"))
         else:
-            _row(deals, d["players"], d["per_seat"], d["dealt"], *(d["shared"][z] for z in shared))
+            _row(deals, d["players"], d["deck"], d["per_seat"], d["dealt"], *(d["shared"][z] for z in shared))
     out.print(deals)
 
     zones = _table("Zones", "zone", "scope", "visibility", "holds")

@@ -72,7 +72,7 @@ def test_check_klats_prints_its_summary():
     assert re.search(r"deck\s+│ 90 cards", r.stdout)
     # one row per player count: players, per seat, dealt, left in the draw pile
     rows = [re.findall(r"\d+", line) for line in lines if re.match(r"│ \d ", line)]
-    assert rows == [[str(n), "3", str(3 * n), str(90 - 3 * n)] for n in range(2, 7)]
+    assert rows == [[str(n), "90", "3", str(3 * n), str(90 - 3 * n)] for n in range(2, 7)]
     assert "left in draw" in r.stdout
     assert re.search(r"│ row\s+│ per seat\s+│ public\s+│ piles", r.stdout)
     assert re.search(r"│ target_total\s+│ 150\s+│ 1\.\.100000", r.stdout)
@@ -137,9 +137,9 @@ def test_check_small_game_figures_and_unbacked_clauses(tmp_path):
     r = cli("check", write(tmp_path, "small.rules", SMALL))
     assert r.code == 0, r.stderr
     assert "without provenance: card plain, zone hand, setup, score, match" in r.stdout
-    # 24 cards; 3 each; one turned up: players, per seat, dealt, left in stock, in discard
+    # 24 cards; 3 each; one turned up: players, in play, per seat, dealt, left in stock, in discard
     for n in (2, 3, 4):
-        assert re.search(rf"│ {n}\s+│ 3\s+│ {3 * n}\s+│ {24 - 3 * n - 1}\s+│ 1 ", r.stdout), n
+            assert re.search(rf"│ {n}\s+│ 24\s+│ 3\s+│ {3 * n}\s+│ {24 - 3 * n - 1}\s+│ 1 ", r.stdout), n
     assert "left in stock" in r.stdout and "in discard" in r.stdout
 
 
