@@ -266,8 +266,8 @@ def test_a_list_of_player_counts_allows_only_those(tmp_path):
     r = cli("check", write(tmp_path, "stars.rules", STARS))
     assert r.code == 0, r.stderr
     assert re.search(r"players\s+│ 2, 4 ", r.stdout)
-    assert [re.findall(r"\d+", line)[:3] for line in r.stdout.splitlines() if re.match(r"│ \d ", line)] == [
-        ["2", "3", "6"], ["4", "3", "12"]]  # players, per seat, dealt: no row for 3
+    assert [re.findall(r"\d+", line)[:4] for line in r.stdout.splitlines() if re.match(r"│ \d ", line)] == [
+        ["2", "16", "3", "6"], ["4", "20", "3", "12"]]  # players, in play, per seat, dealt: no row for 3
 
 
 @pytest.mark.parametrize("text,message", [
