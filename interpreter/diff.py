@@ -8,7 +8,7 @@ provenance; the diff is the facts that differ, are added or are removed.
 
 Card kinds are paired by name, and the rest by behaviour: two kinds whose plays go to the
 same kind of place, with the same kind of target and effects, at the same timing, are one
-role renamed (lock and zap; crash and zero). Plays are paired the same way, through the
+role renamed (a card that cancels another, under two names). Plays are paired the same way, through the
 cards they play. Renamed names are read as their new names when the two sides are compared,
 so a renamed card whose rules are otherwise the same shows only as renamed.
 """

@@ -1,23 +1,23 @@
 """House rules: a YAML file that changes a ruleset without editing it.
 
     # yaml-language-server: $schema=../../schemas/house-rules.schema.json
-    ruleset: klats                   # a path from this file's folder, or a shipped ruleset's name
-    edition: ru                      # a ruleset with editions and variants: which, and which options on
-    variants: [minimum]
+    ruleset: mygame.rules            # a path from this file's folder, or a shipped ruleset's name
+    edition: second                  # a ruleset with editions and variants: which, and which options on
+    variants: [short]
     name: Short hands
     description: Three cards are too few for six players.
     changes:
       - set: hand_size               # a param the ruleset declares, within its range
         to: 4
-      - card: crash                  # a card kind's copies
+      - card: joker                  # a card kind's copies
         copies: 4
-      - add: lock                    # more copies of a kind the ruleset defines
+      - add: wild                    # more copies of a kind the ruleset defines
         copies: 2
-      - remove: thief                # a card kind out of the game
-      - replace: play stop           # a named clause, by a snippet of the rules language
+      - remove: skip                 # a card kind out of the game
+      - replace: play draw_two       # a named clause, by a snippet of the rules language
         with: |
-          play stop { card from hand where card.type == stop  to discard  then next turn to self }
-        why: we like stops that do nothing else     # any change may say why: shown as its ruling
+          play draw_two { card from hand where card.rank == two  to discard  then next turn to self }
+        why: we like a two that only skips    # any change may say why: shown as its ruling
 
 Checked in three steps, each error at its place: the file against the schema (at the YAML
 node), the patch against the ruleset (an unknown card, a clause the ruleset does not have, a
