@@ -4,7 +4,7 @@ A file's top-level clauses are the base. An `edition NAME { ... }` or `variant N
 changes named clauses of the base: `replace` one, `extend` one's block with more items, `remove`
 one, or add a new clause. Choosing one edition and some variants turns the file into the
 clauses of one ruleset, before the checker sees them, so every selection is checked exactly as
-a file without options would be. Clauses are found by kind and name (`play steal`, `deck
+a file without options would be. Clauses are found by kind and name (`play draw`, `deck
 first_game`); a clause the file has once (`setup`, `window`, `players`) by its kind.
 
 A variant says which editions it exists in (`requires edition ru`) and which variants it may
