@@ -72,7 +72,9 @@ def _with_house(path: str, house_file: str, edition: str | None, variants: list[
     """The ruleset with the house rules applied; they must be for this ruleset, and they name
     its edition and variants themselves."""
     house = read_house(house_file)
-    if resolve(path).resolve() != house.ruleset.resolve():
+    given = resolve(path)  # the same file, or a copy of it (a shipped ruleset and the one in a checkout)
+    if given.resolve() != house.ruleset.resolve() and (not given.is_file()
+                                                      or given.read_bytes() != house.ruleset.read_bytes()):
         raise fail(f"{house_file} changes {os.path.normpath(house.ruleset)}, not {path}",
                    f"give the ruleset the house rules name: {house.data['ruleset']}", EXIT_USAGE)
     named = (house.data.get("edition"), sorted(house.data.get("variants", [])))
