@@ -255,7 +255,7 @@ class Game:
             self._end_round(reason)
         elif window is None:
             self._open_window()
-        if st.window is None:
+        if st.silent and st.window is None:
             st.silent.clear()
         self._advance()
 
@@ -408,7 +408,11 @@ class Game:
             if faces is not None and faces.isdisjoint(distinct):
                 continue
             dest = zones[play.dest_zone]
-            targets = [(t, dest[t]) for t in self._dest_seats(play, seat)] if play.dest_seats else [(-1, dest)]
+            if not play.dest_seats:
+                targets = [(-1, dest)]
+            else:
+                seats = self._dest[play.dest_seats][seat] if play.dest_seat is None else self._dest_seats(play, seat)
+                targets = [(t, dest[t]) for t in seats]
             new, onto, keep = play.new_pile, play.onto_pile, play.card_filter
             plain = new is None and onto is None
             for face, card in distinct.items():
