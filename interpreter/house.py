@@ -45,7 +45,6 @@ from .parse import parse
 from .yamlfile import Located, node_at, read_bytes, read_yaml, shipped_schema, validate
 
 SCHEMA = "house-rules.schema.json"
-KIND_WORDS = {"round_end": "end round", "final": "final round"}
 
 
 @dataclass(frozen=True)
@@ -200,12 +199,12 @@ def _cards(clauses, change: dict, at: tuple, why: s.Prov, here: Located) -> None
 
 
 def _replace(clauses, change: dict, at: tuple, why: s.Prov, house: House, here: Located) -> None:
-    key = clause_key(change["replace"])
+    key = options.read_key(change["replace"])
     if key is None:
         here.error(at + ("replace",), f"'{change['replace']}' does not name a clause",
                    "write its kind and name as the file does, e.g. play stop, end round empty, setup")
         return
-    index = _find(clauses, key, at + ("replace",), here, KIND_WORDS.get(key[0], key[0]))
+    index = _find(clauses, key, at + ("replace",), here, options.KIND_WORDS.get(key[0], key[0]))
     if index is None:
         return
     node = node_at(house.tree, at + ("with",))
@@ -220,9 +219,9 @@ def _replace(clauses, change: dict, at: tuple, why: s.Prov, house: House, here: 
             here.items.append(d)
         return
     if len(snippet) != 1 or options.key(snippet[0]) != key:
-        found = ", ".join(show_key(options.key(c)) for c in snippet) or "nothing"
-        here.error(at + ("with",), f"the snippet must be one clause, {show_key(key)}; it holds {found}",
-                   f"write {show_key(key)} {{ ... }} with the same kind and name")
+        found = ", ".join(options.show_key(options.key(c)) for c in snippet) or "nothing"
+        here.error(at + ("with",), f"the snippet must be one clause, {options.show_key(key)}; it holds {found}",
+                   f"write {options.show_key(key)} {{ ... }} with the same kind and name")
         return
     clauses[index] = replace(snippet[0], provs=snippet[0].provs + (why,))
 
@@ -247,24 +246,6 @@ def describe(change: dict) -> str:
     else:
         text = f"{change['replace']}: rewritten"
     return text + (f" ({change['why']})" if change.get("why") else "")
-
-
-def clause_key(text: str) -> tuple[str, str | None] | None:
-    """`play stop` -> ("play", "stop"); `end round empty` -> ("round_end", "empty"); `setup` -> ("setup", None)."""
-    words = text.split()
-    for kind, word in (("round_end", "end round"), ("final", "final round")):
-        if " ".join(words[:2]) == word and len(words) == 3:
-            return (kind, words[2])
-    if len(words) == 2 and words[0] in options.NAMED:
-        return (words[0], words[1])
-    if len(words) == 1 and words[0] in options.SINGLE:
-        return (words[0], None)
-    return None
-
-
-def show_key(key: tuple[str, str | None]) -> str:
-    word = KIND_WORDS.get(key[0], key[0])
-    return f"{word} {key[1]}" if key[1] is not None else word
 
 
 # ---------------------------------------------------------------- step three: every player count
@@ -306,7 +287,7 @@ def ruleset_schema(path: str) -> dict:
     schema["title"] = f"house rules for {models[0].title} ({name})"
     defs["param"] = {"enum": sorted(params), "description": "a param of the ruleset"}
     defs["card"] = {"enum": sorted({k.name for m in models for k in m.kinds}), "description": "a card kind of the ruleset"}
-    defs["clause"] = {"enum": sorted({show_key(options.key(c)) for cs in chosen for c in cs}),
+    defs["clause"] = {"enum": sorted({options.show_key(options.key(c)) for cs in chosen for c in cs}),
                       "description": "a clause of the ruleset, by kind and name"}
     editions, variants = list(d.editions), list(d.variants)
     props["edition"] = {"enum": editions} if editions else {"not": {}, "description": "the ruleset has no editions"}

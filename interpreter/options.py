@@ -47,6 +47,31 @@ def _show(k: tuple[str, str | None]) -> str:
     return f"{word} '{k[1]}'" if k[1] is not None else f"the {word} clause"
 
 
+def show_key(k: tuple[str, str | None]) -> str:
+    """A clause's key as a file writes it: `play stop`, `end round empty`, `setup`."""
+    word = KIND_WORDS.get(k[0], k[0])
+    return f"{word} {k[1]}" if k[1] is not None else word
+
+
+def read_key(text: str) -> tuple[str, str | None] | None:
+    """`play stop` -> ("play", "stop"); `end round empty` -> ("round_end", "empty"); `setup` ->
+    ("setup", None); None for text that names no clause."""
+    words = text.split()
+    for kind, word in KIND_WORDS.items():
+        if " ".join(words[:2]) == word and len(words) == 3:
+            return (kind, words[2])
+    if len(words) == 2 and words[0] in NAMED:
+        return (words[0], words[1])
+    if len(words) == 1 and words[0] in SINGLE:
+        return (words[0], None)
+    return None
+
+
+def _combine(d: "Declared", a: str, b: str) -> bool:
+    """Two variants may be chosen together when either says it combines with the other."""
+    return b in d.combines(d.variants[a]) or a in d.combines(d.variants[b])
+
+
 @dataclass(frozen=True)
 class Declared:
     """The base clauses and the options of a file, in file order."""
@@ -156,7 +181,7 @@ def legal(d: Declared, edition: str | None, variants: tuple[str, ...], sink: Sin
                        f"choose --edition {needs[0]}, or leave out --variant {v}")
             ok = False
     for a, b in itertools.combinations(variants, 2):
-        if b not in d.combines(d.variants[a]) and a not in d.combines(d.variants[b]):
+        if not _combine(d, a, b):
             clause = d.variants[b]
             mine = ", ".join(d.combines(clause)) or "no other variant"
             sink.error(f"variant '{b}' does not combine with variant '{a}'", clause.parts[0].span,
@@ -223,8 +248,7 @@ def selections(d: Declared) -> list[tuple[str | None, tuple[str, ...]]]:
         names = [v for v in d.variants if not d.requires(v) or edition in d.requires(v)]
         for size in range(len(names) + 1):
             for combo in itertools.combinations(names, size):
-                if all(b in d.combines(d.variants[a]) or a in d.combines(d.variants[b])
-                       for a, b in itertools.combinations(combo, 2)):
+                if all(_combine(d, a, b) for a, b in itertools.combinations(combo, 2)):
                     out.append((edition, combo))
     return out
 
