@@ -17,6 +17,7 @@ from cardrules.interpreter.selfplay import run
 
 from .conftest import REPO, RULESETS, cli
 from .test_engine import QUICK
+from .test_selfplay import STUCK
 
 KLATS = str(RULESETS / "klats.rules")
 EXAMPLES = REPO / "docs" / "examples"
@@ -106,28 +107,11 @@ match {
 }
 """
 
-# After a few plays nobody can play and the heap never fills: the engine stops the round.
-STALL = """\
-game "Stall" { }
-players 2..2
-attribute rank in 1..9
-card plain { rank each  face "r{rank}" }
-zone stock shared hidden
-zone heap shared public
-zone hand per seat owner
-setup {
-    shuffle deck into stock
-    deal 3 from stock to hand
-}
-play put { card from hand where card.rank > count(heap)  to heap }
-turn { play one of put or pass }
-end round full when count(heap) > 100
-score s = 0
-match {
-    until round >= 1
-    winner highest
-}
-"""
+# After a few plays nobody can play and the heap never fills: the engine stops the round. It is
+# the self-play tests' stuck game with a playable card for the first few turns.
+STALL = (STUCK.replace('"Stuck"', '"Stall"').replace("deal 2", "deal 3").replace("card.rank > 9", "card.rank > count(heap)")
+         .replace("end round out when some s in seats: count(hand of s) == 0", "end round full when count(heap) > 100")
+         .replace("until max(totals) >= 1", "until round >= 1"))
 
 
 FILES = {"klats": KLATS, "crazy_eights": EXAMPLES / "crazy_eights.rules", "sevens": EXAMPLES / "sevens.rules"}
