@@ -27,9 +27,9 @@ def resolve(path: str) -> Path:
     p = Path(path)
     if p.exists():
         return p
-    shipped = files("cardrules") / "rulesets" / (path if path.endswith(".rules") else path + ".rules")
+    shipped = files("cardrules.rulesets") / (path if path.endswith(".rules") else path + ".rules")
     if not p.parent.parts or p.parent == Path("rulesets"):
-        candidate = files("cardrules") / "rulesets" / p.name
+        candidate = files("cardrules.rulesets") / p.name
         if candidate.is_file():
             return Path(str(candidate))
         if shipped.is_file():

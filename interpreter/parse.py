@@ -61,7 +61,7 @@ class _Tree(Tree):
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    grammar = (files("cardrules") / "grammar" / "cardrules.lark").read_text(encoding="utf-8")
+    grammar = (files("cardrules.grammar") / "cardrules.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", lexer="contextual", postlex=_WholeWords(), tree_class=_Tree,
                 propagate_positions=True, maybe_placeholders=True)
 

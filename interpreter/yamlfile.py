@@ -150,7 +150,7 @@ def span_of(node: yaml.Node) -> Span:
 
 @cache
 def shipped_schema(name: str) -> dict:
-    return json.loads((files("cardrules") / "schemas" / name).read_text("utf-8"))
+    return json.loads((files("cardrules.schemas") / name).read_text("utf-8"))
 
 
 def validate(data, schema: dict, here: Located) -> None:

@@ -106,7 +106,7 @@ variant calm { extend play keep { then no answer from self } }
 
 @pytest.fixture(scope="module")
 def schema() -> dict:
-    return json.loads((files("cardrules") / "schemas" / "ruleset.schema.json").read_text(encoding="utf-8"))
+    return json.loads((files("cardrules.schemas") / "ruleset.schema.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")

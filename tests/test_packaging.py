@@ -11,9 +11,11 @@ import pytest
 
 
 @pytest.mark.parametrize("shipped", ["grammar/cardrules.lark", "rulesets/klats.rules",
+                                     "rulesets/house/klats_five_piles.yaml",
                                      "schemas/ruleset.schema.json", "schemas/scenarios.schema.json"])
 def test_shipped_files_are_found_through_the_package(shipped):
-    assert (files("cardrules") / shipped).is_file()
+    folder, _, name = shipped.partition("/")
+    assert (files(f"cardrules.{folder}") / name).is_file()
 
 
 @pytest.mark.parametrize("generic", ["cli", "interpreter", "grammar", "rulesets", "schemas"])

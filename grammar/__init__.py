@@ -1,0 +1,1 @@
+"""A data folder: a package so that importlib.resources finds its files in editable installs too."""
