@@ -39,6 +39,13 @@ def cli_process(*args: str, input: str | None = None, timeout: float = 120) -> R
     return Result(done.returncode, done.stdout, done.stderr)
 
 
+def write(folder: Path, name: str, text: str) -> Path:
+    """A file of `text` (UTF-8) named `name` in `folder`, for tests of files a user writes."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="session")
 def klats():
     from cardrules.interpreter.load import load

@@ -17,8 +17,7 @@ from cardrules.interpreter.engine import Game
 from cardrules.interpreter.load import load_text
 from cardrules.interpreter.notation import IllegalMoveError
 
-from .conftest import cli
-from .test_check_command import write
+from .conftest import cli, write
 
 TRADE = """
 game "Trade" { }

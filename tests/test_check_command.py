@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .conftest import RULESETS, cli, cli_process
+from .conftest import RULESETS, cli, cli_process, write
 
 # A small game of our own, so that these tests do not move when the shipped examples do.
 SMALL = """game "Small" { document "book" "A test book" }
@@ -36,12 +36,6 @@ end round out when some s in seats: count(hand of s) == 0  source "book: empty h
 score s = if count(hand of s) == 0 then 1 else 0
 match { until max(totals) >= 3 }
 """
-
-
-def write(tmp_path, name: str, text: str):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 @pytest.fixture
