@@ -201,6 +201,7 @@ class Checker:
         kinds, deck = self._cards()
         plays = {name: self._play(c) for name, c in self.names.plays.items()}
         setup = self._setup(singles.get("setup"))
+        cleanup = self._cleanup(singles.get("cleanup"))
         turn = self._turn(singles.get("turn"))
         window = self._window(singles.get("window"))
         round_ends = self._round_ends()
@@ -219,7 +220,7 @@ class Checker:
             file=self.sink.file, title=header[0], names=header[1], documents=tuple(self.names.documents.values()),
             players=players[0], players_provenance=players[1], params=tuple(self.names.params.values()),
             attributes=tuple(self.names.attributes.values()), kinds=kinds, deck=deck,
-            zones=tuple(self.names.zones.values()), setup=setup, plays=tuple(plays.values()), turn=turn,
+            zones=tuple(self.names.zones.values()), setup=setup, cleanup=cleanup, plays=tuple(plays.values()), turn=turn,
             window=window, round_ends=round_ends, final=final, score=score, match=match,
             player_counts=players[2], deck_rules=deck_rules, sets=sets[0], sets_provenance=sets[1],
             marks=tuple(self.names.marks),
@@ -235,7 +236,7 @@ class Checker:
                             'turn, end round, score and match')
             return seen
         for c in self.clauses:
-            if c.kind in ("game", "players", "setup", "turn", "window", "score", "match", "decks"):
+            if c.kind in ("game", "players", "setup", "cleanup", "turn", "window", "score", "match", "decks"):
                 if c.kind in seen:
                     self.sink.error(f"a second '{c.kind}' clause", c.span,
                                     f"a ruleset has one; the first is at line {seen[c.kind].span.line}")
@@ -563,6 +564,28 @@ class Checker:
                     steps.append(make(count, src.name, dst.name, keep, prov))
         if c and not any(isinstance(step, m.Shuffle) for step in steps):
             self.sink.error("setup never puts the deck anywhere", c.span, "start it with: shuffle deck into ZONE")
+        return tuple(steps)
+
+    def _cleanup(self, c: s.Clause | None) -> tuple[m.Transfer, ...]:
+        """`move` steps run when a round has ended: from a shared zone, or from every seat's."""
+        steps = []
+        for item in c.items if c else ():
+            if item.kind != "move":
+                self.sink.error(f"cleanup only moves cards; a {item.kind} belongs in setup", item.span,
+                                "write move COUNT from ZONE to ZONE")
+                continue
+            amount, source, dest, where = item.parts
+            count = None if amount is None else self._int(amount, SETUP)
+            if count is not None and not m.reads_only(count, {"players"}):
+                self.sink.error("a cleanup count reads the table", amount.span,
+                                "make it of numbers, params and players, or write all")
+                continue
+            src = self._zone(source, piles=False)
+            dst = self._zone(dest, per_seat=False, piles=False)
+            scope = {**SETUP_FILTER, "self": "seat"} if src and src.per_seat else SETUP_FILTER
+            keep = None if where is None else self._bool(where, scope)
+            if (count is not None or amount is None) and (keep is not None or where is None) and src and dst:
+                steps.append(m.Transfer(count, src.name, dst.name, keep, _provenance(item.provs, item.span)))
         return tuple(steps)
 
     def _play(self, c: s.Clause) -> m.Play | None:

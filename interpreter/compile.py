@@ -71,6 +71,7 @@ class Compiled:
     attributes: dict[str, tuple]  # attribute -> value per card, and last the "no card" entry
     zone_index: dict[str, int]
     setup: tuple[tuple, ...]  # ("shuffle", zone) | ("deal" | "move", count or None for all, source, dest, where)
+    cleanup: tuple[tuple, ...]  # ("move", count or None for all, source, dest, where): the round is over
     plays: tuple[CPlay, ...]
     turn: tuple[CStep, ...]
     window: CStep | None
@@ -170,6 +171,9 @@ class _Compiler:
                             self.zone_index[s.source], self.zone_index[s.dest],
                             None if s.where is None else self.expr(s.where, {}))
                       for s in model.setup)
+        cleanup = tuple(("move", None if s.count is None else self._constant(s.count), self.zone_index[s.source],
+                         self.zone_index[s.dest], None if s.where is None else self.expr(s.where, {}))
+                        for s in model.cleanup)
         plays = tuple(self._play(i, p) for i, p in enumerate(model.plays))
         by_name = {p.name: p for p in plays}
         turn = self._steps(model.turn, by_name)
@@ -182,7 +186,8 @@ class _Compiler:
         return Compiled(
             model=model, players=self.players, params=self.params, faces=self.faces,
             face_index=spellings, face_of=self.face_of,
-            attributes=self.attributes, zone_index=self.zone_index, setup=setup, plays=plays, turn=turn,
+            attributes=self.attributes, zone_index=self.zone_index, setup=setup, cleanup=cleanup, plays=plays,
+            turn=turn,
             window=window, final=final,
             round_ends=tuple((r.name, self.expr(r.cond, {})) for r in model.round_ends),
             score=self.expr(model.score.expr, {model.score.var: score_slot}), score_slot=score_slot,

@@ -265,6 +265,9 @@ def _facts(model: m.Ruleset, renames: dict[str, str]) -> dict[tuple[str, str], S
     if model.final:
         add("end and final round", f"final round {model.final.name}",
             [f"when {unparse(model.final.when)}", *(_step(s) for s in model.final.steps)], model.final.provenance)
+    if model.cleanup:
+        add("end and final round", "cleanup", [_setup_step(s) for s in model.cleanup],
+            _merged(s.provenance for s in model.cleanup))
     mt = model.match
     add("match", "until", [unparse(mt.until)], mt.until_provenance)
     add("match", "winner", [mt.winner], mt.winner_provenance)

@@ -482,6 +482,7 @@ class Game:
 
     def _end_round(self, reason: str) -> None:
         st, env = self.state, self.env
+        self._cleanup()
         slot = self.c.score_slot
         scores = []
         for seat in range(self.n):
@@ -497,6 +498,16 @@ class Game:
             raise EngineError(f"the match has not ended after {MAX_ROUNDS:,} rounds: its 'until' never holds")
         st.round += 1
         self._start_round()
+
+    def _cleanup(self) -> None:
+        """The round is over: cleanup moves cards, from a shared zone or from every seat's (seat 0
+        first), before the round is scored."""
+        zones, env = self.state.zones, self.env
+        for _, count, source, dest, keep in self.c.cleanup:
+            per_seat = self.c.model.zones[source].per_seat
+            for seat in range(self.n) if per_seat else (None,):
+                env[SELF] = seat
+                zones[dest].extend(self._take(zones[source] if seat is None else zones[source][seat], count, keep))
 
     def _empty_zones(self) -> list:
         return [[[] for _ in range(self.n)] if z.per_seat else [] for z in self.c.model.zones]

@@ -45,6 +45,7 @@ def export(model: m.Ruleset) -> dict:
         "zones": [{"name": z.name, "scope": _scope(z), "visibility": z.visibility, "piles": z.piles,
                    "provenance": _provenance(z.provenance)} for z in model.zones],
         "setup": [_setup_step(step) for step in model.setup],
+        "cleanup": [_setup_step(step) for step in model.cleanup],
         "plays": [_play(p) for p in model.plays],
         "turn": [_turn_step(step) for step in model.turn],
         "window": _window(model.window),
@@ -288,6 +289,8 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
         out.append(("decks", model.sets_provenance))
     out += [(f"zone {z.name}", z.provenance) for z in model.zones]
     block("setup", None, [(SETUP_STEPS[type(s)], s.provenance) for s in model.setup])
+    if model.cleanup:
+        block("cleanup", None, [("move", s.provenance) for s in model.cleanup])
     for p in model.plays:
         items = [("card", p.card_provenance), ("to", p.dest_provenance)]
         items += [(label, c.provenance) for label, c in (("new pile", p.new_pile), ("onto pile", p.onto_pile),

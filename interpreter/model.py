@@ -249,7 +249,8 @@ class Deal:
 
 @dataclass(frozen=True)
 class Transfer:
-    """Setup's `move N from A to B`: cards from the top of one shared zone to another."""
+    """`move N from A to B`: cards from the top of one shared zone to another; in cleanup, `A`
+    may be per seat: every seat's, seat 0 first."""
 
     count: object | None  # None: all
     source: str
@@ -516,6 +517,7 @@ class Ruleset:
     defines: tuple[Define, ...] = ()  # the defines some clause calls, in file order
     house: str | None = None  # the house-rules file applied, if any
     house_name: str = ""
+    cleanup: tuple[Transfer, ...] = ()  # what happens when a round has ended, before it is scored
 
 
     @property

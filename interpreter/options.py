@@ -23,8 +23,8 @@ from .diagnostics import Sink
 
 OPTION_KINDS = ("edition", "variant")
 NAMED = {"play", "card", "zone", "param", "define", "attribute", "deck", "round_end", "final"}
-SINGLE = {"game", "players", "setup", "turn", "window", "score", "match", "decks"}
-EXTENDABLE = {"game", "card", "setup", "play", "turn", "window", "match"}  # blocks whose header is a keyword and a name
+SINGLE = {"game", "players", "setup", "cleanup", "turn", "window", "score", "match", "decks"}
+EXTENDABLE = {"game", "card", "setup", "cleanup", "play", "turn", "window", "match"}  # blocks whose header is a keyword and a name
 KIND_WORDS = {"round_end": "end round", "final": "final round"}
 
 

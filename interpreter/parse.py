@@ -25,7 +25,7 @@ MAX_STACK = 8 * MAX_DEPTH  # the parser's stack: a level of nesting takes at mos
 MAX_TOKENS = 20_000  # fifty times a full ruleset; parsing costs per token, comments and strings are one
 MAX_DIGITS = 9  # numbers up to 999,999,999
 
-CLAUSE_KEYWORDS = ("game, players, param, define, attribute, card, zone, setup, play, turn, window, end round, "
+CLAUSE_KEYWORDS = ("game, players, param, define, attribute, card, zone, setup, cleanup, play, turn, window, end round, "
                    "final round, score, match, deck, decks, edition, variant")
 
 
@@ -317,6 +317,9 @@ class _ToAst(Transformer):
     # -- procedure
     def setup(self, meta, c):
         return _clause("setup", meta, [], c[-1], c[:-1])
+
+    def cleanup(self, meta, c):
+        return _clause("cleanup", meta, [], c[-1], c[:-1])
 
     def shuffle_deck(self, meta, c):  # (zone)
         return _clause("shuffle", meta, [_ident(c[0])], c[1])

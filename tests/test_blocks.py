@@ -311,3 +311,52 @@ def test_two_faces_in_one_language_are_located():
         load_text(text, "stars.rules")
     assert [(d.span.line, d.span.column, d.message) for d in raised.value.diagnostics] == [
         (12, 58, "a second face in 'ru'")]
+
+
+# ------------------------------------------------------------------ cleanup
+
+# STARS with a cleanup: when the round ends, every hand goes to the table, seat 0's first, and
+# the score (the cards held) is counted after it.
+CLEANUP = STARS.replace("match {", "cleanup { move all from hand to table }\nmatch {")
+
+
+def test_cleanup_moves_every_seats_hand_before_the_round_is_scored():
+    model = load_text(CLEANUP, "stars.rules").model
+    assert [(s.source, s.dest, s.count) for s in model.cleanup] == [("hand", "table", None)]
+    game = position(compile_ruleset(model, 2), {"hand": {0: ["red1"], 1: ["blue1", "blue2"]}, "stock": ["red2"]})
+    game.apply("lay red1")
+    # seat 0 emptied its hand: the round ends, seat 1's hand goes to the table, top card first
+    assert game.over and hands(game) == [[], []]
+    assert game.view(0)["zones"]["table"] == ["red1", "blue2", "blue1"]
+    assert game.state.results[-1].scores == (0, 0)
+    without = position(compile_ruleset(load_text(STARS, "stars.rules").model, 2),
+                       {"hand": {0: ["red1"], 1: ["blue1", "blue2"]}, "stock": ["red2"]})
+    without.apply("lay red1")
+    assert hands(without) == [[], ["blue1", "blue2"]] and without.state.results[-1].scores == (0, 2)
+
+
+def test_cleanup_moves_only_the_cards_its_where_keeps_and_a_variant_may_replace_it():
+    text = CLEANUP.replace("move all from hand to table }", "move all from hand to table where card.n > 1 }")
+    game = position(compile_ruleset(load_text(text, "stars.rules").model, 2),
+                    {"hand": {0: ["red1"], 1: ["blue1", "blue2"]}, "stock": ["red2"]})
+    game.apply("lay red1")
+    assert hands(game) == [[], ["blue1"]] and game.state.results[-1].scores == (0, 1)
+    optional = STARS + "variant tidy { cleanup { move all from hand to table } }\n"
+    assert load_text(optional, "stars.rules").model.cleanup == ()
+    assert len(load_text(optional, "stars.rules", variants=("tidy",)).model.cleanup) == 1
+
+
+@pytest.mark.parametrize("step, word, message", [
+    ("shuffle deck into table", "shuffle", "cleanup only moves cards; a shuffle belongs in setup"),
+    ("deal 1 from stock to hand", "deal", "cleanup only moves cards; a deal belongs in setup"),
+    ("move all from hand to hand", "hand }", "zone 'hand' is per seat"),
+    ("move count(table) from hand to table", "count", "a cleanup count reads the table"),
+    ("move all from hand to table where card.star", "star", "'star' is a mark, read only where the deck is chosen"),
+], ids=["shuffle", "deal", "to a seat's zone", "count reads a zone", "a mark"])
+def test_a_wrong_cleanup_step_is_located(step, word, message):
+    text = STARS.replace("match {", f"cleanup {{ {step} }}\nmatch {{")
+    with pytest.raises(RulesError) as raised:
+        load_text(text, "stars.rules")
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if t.startswith("cleanup"))
+    column = text.splitlines()[line - 1].index(word) + 1
+    assert (line, column, message) in {(d.span.line, d.span.column, d.message) for d in raised.value.diagnostics}
