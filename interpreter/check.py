@@ -799,12 +799,12 @@ class Checker:
         if not finals:
             return None
         c = finals[0]
-        name, cond = c.parts
+        name, cond, seat_order = c.parts
         if not self._define("round end", name):
             return None
         when = self._bool(cond, GLOBAL)
         steps = self._turn(c, "final round")
-        return None if when is None else m.FinalRound(name.text, when, steps, _provenance(c.provs, c.span))
+        return None if when is None else m.FinalRound(name.text, when, steps, _provenance(c.provs, c.span), seat_order)
 
     def _window(self, c: s.Clause | None) -> m.Window | None:
         if c is None:

@@ -75,7 +75,7 @@ class Compiled:
     plays: tuple[CPlay, ...]
     turn: tuple[CStep, ...]
     window: CStep | None
-    final: tuple[str, Fn, tuple[CStep, ...]] | None  # the final round's name, condition and steps
+    final: tuple[str, Fn, tuple[CStep, ...], bool] | None  # the final round's name, condition, steps, in seat order
     round_ends: tuple[tuple[str, Fn], ...]
     score: Fn
     score_slot: int
@@ -178,7 +178,7 @@ class _Compiler:
         by_name = {p.name: p for p in plays}
         turn = self._steps(model.turn, by_name)
         final = model.final and (model.final.name, self.expr(model.final.when, {}),
-                                 self._steps(model.final.steps, by_name))
+                                 self._steps(model.final.steps, by_name), model.final.seat_order)
         window = model.window and CStep("window", self._guard(model.window.when),
                                         plays=tuple(by_name[n] for n in model.window.plays))
         score_slot = FREE

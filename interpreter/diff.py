@@ -264,7 +264,8 @@ def _facts(model: m.Ruleset, renames: dict[str, str]) -> dict[tuple[str, str], S
         add("end and final round", f"end round {r.name}", [f"when {unparse(r.cond)}"], r.provenance)
     if model.final:
         add("end and final round", f"final round {model.final.name}",
-            [f"when {unparse(model.final.when)}", *(_step(s) for s in model.final.steps)], model.final.provenance)
+            [*(["in seat order"] if model.final.seat_order else []), f"when {unparse(model.final.when)}",
+             *(_step(s) for s in model.final.steps)], model.final.provenance)
     if model.cleanup:
         add("end and final round", "cleanup", [_setup_step(s) for s in model.cleanup],
             _merged(s.provenance for s in model.cleanup))

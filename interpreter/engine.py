@@ -294,6 +294,8 @@ class Game:
         if self.c.final is not None and st.final_turns < 0 and self.c.final[1](env):
             st.final_turns = self.n  # every seat, from the next one on, takes one final turn
             st.next_turns.clear()
+            if self.c.final[3]:  # in seat order: by number, whatever the direction of play
+                st.direction = 1
             st.active = self._next_seat(st.active)
             return None
         st.active = st.next_turns.pop(0) if st.next_turns else self._next_seat(st.active)

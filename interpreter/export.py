@@ -50,7 +50,7 @@ def export(model: m.Ruleset) -> dict:
         "turn": [_turn_step(step) for step in model.turn],
         "window": _window(model.window),
         "final": None if model.final is None else {
-            "name": model.final.name, "when": expression(model.final.when),
+            "name": model.final.name, "when": expression(model.final.when), "seat_order": model.final.seat_order,
             "steps": [_turn_step(step) for step in model.final.steps], "provenance": _provenance(model.final.provenance)},
         "round_ends": [{"name": r.name, "when": expression(r.cond), "provenance": _provenance(r.provenance)}
                        for r in model.round_ends],

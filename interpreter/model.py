@@ -421,12 +421,14 @@ class RoundEnd:
 @dataclass(frozen=True)
 class FinalRound:
     """When a turn ends with `when` true, each seat from the next one on takes one final turn
-    of these steps, with no response window; then the round ends, by the name `name`."""
+    of these steps, with no response window; then the round ends, by the name `name`. In
+    seat order, the next seat is the next by number, whatever the direction of play."""
 
     name: str
     when: object
     steps: tuple[PlayStep | Draw, ...]
     provenance: Provenance
+    seat_order: bool = False
 
 
 @dataclass(frozen=True)

@@ -422,8 +422,8 @@ class _ToAst(Transformer):
     def round_end(self, meta, c):  # (name, condition)
         return _clause("round_end", meta, [_ident(c[0]), c[1]], c[2])
 
-    def final(self, meta, c):  # (name, condition), steps
-        return _clause("final", meta, [_ident(c[0]), c[1]], c[-1], c[2:-1])
+    def final(self, meta, c):  # (name, condition, in seat order), steps
+        return _clause("final", meta, [_ident(c[0]), c[2], c[1] is not None], c[-1], c[3:-1])
 
     def score(self, meta, c):  # (seat variable, expression)
         return _clause("score", meta, [_ident(c[0]), c[1]], c[2])

@@ -360,3 +360,28 @@ def test_a_wrong_cleanup_step_is_located(step, word, message):
     line = next(n for n, t in enumerate(text.splitlines(), 1) if t.startswith("cleanup"))
     column = text.splitlines()[line - 1].index(word) + 1
     assert (line, column, message) in {(d.span.line, d.span.column, d.message) for d in raised.value.diagnostics}
+
+
+# ------------------------------------------------------------------ a final round in seat order
+
+# TRADE with a final round once the stock is empty: each seat may snap one more gem 1.
+FINAL = TRADE.replace("end round out when count(stock) == 0 or passes >= players",
+                      "end round out when passes >= 99\n"
+                      "final round last when count(stock) == 0 { may play one of snap }")
+
+
+@pytest.mark.parametrize("order, expected", [("", [2, 1, 0]), ("in seat order ", [1, 2, 0])],
+                         ids=["direction of play", "in seat order"])
+def test_a_final_round_in_seat_order_goes_by_seat_number_after_a_reverse(order, expected):
+    text = FINAL.replace("final round last when", f"final round last {order}when")
+    model = load_text(text, "trade.rules").model
+    assert model.final.seat_order == bool(order)
+    game = position(compile_ruleset(model, 3), {"hand": {0: ["flip", "g1"], 1: ["g1"], 2: ["g1"]}, "stock": []})
+    game.apply("flip flip")  # play goes the other way round from now on: 0, 2, 1
+    while game.state.final_turns < 0:  # the window after the flip: nobody snaps
+        game.apply("pass")
+    seen = []
+    while not game.over:
+        seen.append(game.state.active)
+        game.apply("pass")
+    assert seen == expected
