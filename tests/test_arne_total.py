@@ -169,11 +169,13 @@ def expected_deck(edition: str, variants: str, players: int) -> Counter:
     only "1" without a star; the first game only "1", by the same split. The split follows the
     colours in play (the ruleset's assumption): a ghost adds one, teams share one per two
     players, two colours a player double them. Teams play two sets; en teams without stop and
-    change."""
+    change. The ghost keeps all 6 change cards, whatever their marks (RULINGS.md ARNE variants)."""
     colours = (players + 1 if "ghost" in variants else players // 2 if "teams" in variants
                else players * 2 if "two_colours" in variants else players)
     star = True if colours <= 2 else False if colours <= 4 else None
     deck = cards(star, "first_game" in variants or (edition == "ru" and star is False))
+    if "ghost" in variants:
+        deck["change"] = 6
     if "teams" in variants:
         deck = Counter({face: 2 * n for face, n in deck.items()
                         if edition == "ru" or face not in ("stop", "change")})
@@ -196,14 +198,16 @@ def test_the_deck_in_play_is_the_rulings_composition(models, edition, variants, 
     ("en", "first_game", 2, 38), ("en", "first_game", 4, 68), ("en", "first_game", 6, 106),
     ("ru", "first_game", 2, 38), ("ru", "first_game", 3, 68), ("ru", "first_game", 5, 106),
     ("en", "minimum", 2, 58), ("ru", "minimum", 4, 68),
-    ("en", "ghost", 2, 92), ("ru", "ghost", 3, 68), ("en", "ghost", 4, 150),
+    ("en", "ghost", 2, 95), ("ru", "ghost", 3, 74), ("en", "ghost", 4, 150), ("ru", "first_game+ghost", 2, 74),
+    ("en", "first_game+ghost", 4, 112),
     ("en", "teams", 4, 104), ("en", "teams", 8, 172), ("en", "teams", 12, 276),
     ("ru", "teams", 4, 116), ("ru", "teams", 6, 136), ("ru", "teams", 10, 300),
     ("en", "first_game+teams", 4, 76), ("ru", "first_game+teams", 12, 212),
     ("ru", "two_colours", 2, 68), ("ru", "two_colours", 3, 150), ("ru", "first_game+two_colours", 3, 106),
 ])
 def test_deck_sizes(models, edition, variants, players, size):
-    """The sizes, counted by hand: en teams, 2 x (58 - 3 stop - 3 change) = 104 with 4 players."""
+    """The sizes, counted by hand: en teams, 2 x (58 - 3 stop - 3 change) = 104 with 4 players; the
+    ghost with 2 players in en, 92 without a star and the 3 starred change cards: 95."""
     assert compile_ruleset(models[label(edition, variants)], players).deck_size == size
 
 
