@@ -341,6 +341,13 @@ def test_cleanup_moves_only_the_cards_its_where_keeps_and_a_variant_may_replace_
                     {"hand": {0: ["red1"], 1: ["blue1", "blue2"]}, "stock": ["red2"]})
     game.apply("lay red1")
     assert hands(game) == [[], ["blue1"]] and game.state.results[-1].scores == (0, 1)
+    # from a per-seat zone, `self` is the seat whose cards move
+    for seat, table, scores in ((0, ["blue1", "red2", "red1"], (0, 0)), (1, ["blue1"], (2, 0))):
+        text = CLEANUP.replace("move all from hand to table }", f"move all from hand to table where index(self) == {seat} }}")
+        game = position(compile_ruleset(load_text(text, "stars.rules").model, 2),
+                        {"hand": {0: ["red1", "red2"], 1: ["blue1"]}, "stock": ["red3"]}, active=1)
+        game.apply("lay blue1")
+        assert game.view(0)["zones"]["table"] == table and game.state.results[-1].scores == scores
     optional = STARS + "variant tidy { cleanup { move all from hand to table } }\n"
     assert load_text(optional, "stars.rules").model.cleanup == ()
     assert len(load_text(optional, "stars.rules", variants=("tidy",)).model.cleanup) == 1
