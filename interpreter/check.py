@@ -220,8 +220,8 @@ class Checker:
             file=self.sink.file, title=header[0], names=header[1], documents=tuple(self.names.documents.values()),
             players=players[0], players_provenance=players[1], params=tuple(self.names.params.values()),
             attributes=tuple(self.names.attributes.values()), kinds=kinds, deck=deck,
-            zones=tuple(self.names.zones.values()), setup=setup, cleanup=cleanup, plays=tuple(plays.values()), turn=turn,
-            window=window, round_ends=round_ends, final=final, score=score, match=match,
+            zones=tuple(self.names.zones.values()), setup=setup, cleanup=cleanup, plays=tuple(plays.values()),
+            turn=turn, window=window, round_ends=round_ends, final=final, score=score, match=match,
             player_counts=players[2], deck_rules=deck_rules, sets=sets[0], sets_provenance=sets[1],
             marks=tuple(self.names.marks),
             defines=tuple(self._declared[n] for n in self.defines if n in self._declared))

@@ -187,8 +187,7 @@ class _Compiler:
             model=model, players=self.players, params=self.params, faces=self.faces,
             face_index=spellings, face_of=self.face_of,
             attributes=self.attributes, zone_index=self.zone_index, setup=setup, cleanup=cleanup, plays=plays,
-            turn=turn,
-            window=window, final=final,
+            turn=turn, window=window, final=final,
             round_ends=tuple((r.name, self.expr(r.cond, {})) for r in model.round_ends),
             score=self.expr(model.score.expr, {model.score.var: score_slot}), score_slot=score_slot,
             until=self.expr(model.match.until, {}), starter=self.expr(model.match.starter, {}))

@@ -25,8 +25,8 @@ MAX_STACK = 8 * MAX_DEPTH  # the parser's stack: a level of nesting takes at mos
 MAX_TOKENS = 20_000  # fifty times a full ruleset; parsing costs per token, comments and strings are one
 MAX_DIGITS = 9  # numbers up to 999,999,999
 
-CLAUSE_KEYWORDS = ("game, players, param, define, attribute, card, zone, setup, cleanup, play, turn, window, end round, "
-                   "final round, score, match, deck, decks, edition, variant")
+CLAUSE_KEYWORDS = ("game, players, param, define, attribute, card, zone, setup, cleanup, play, turn, window, "
+                   "end round, final round, score, match, deck, decks, edition, variant")
 
 
 class _WholeWords:

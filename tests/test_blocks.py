@@ -343,7 +343,8 @@ def test_cleanup_moves_only_the_cards_its_where_keeps_and_a_variant_may_replace_
     assert hands(game) == [[], ["blue1"]] and game.state.results[-1].scores == (0, 1)
     # from a per-seat zone, `self` is the seat whose cards move
     for seat, table, scores in ((0, ["blue1", "red2", "red1"], (0, 0)), (1, ["blue1"], (2, 0))):
-        text = CLEANUP.replace("move all from hand to table }", f"move all from hand to table where index(self) == {seat} }}")
+        text = CLEANUP.replace("move all from hand to table }",
+                               f"move all from hand to table where index(self) == {seat} }}")
         game = position(compile_ruleset(load_text(text, "stars.rules").model, 2),
                         {"hand": {0: ["red1", "red2"], 1: ["blue1"]}, "stock": ["red3"]}, active=1)
         game.apply("lay blue1")
