@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +15,8 @@ from rich.text import Text
 from ..interpreter import gamelog, invariants, selfplay as selfplaying
 from ..interpreter.bots import RandomBot
 from ..interpreter.compile import Compiled
-from ..interpreter.engine import EngineError, Game
+from ..interpreter.distributed import RayError
+from ..interpreter.engine import EngineError
 from ..interpreter.load import resolve, split_selection
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out,
                      parse_params)
@@ -41,6 +43,14 @@ def selfplay(
         "--check-invariants", help="Check the engine's invariants after every action (much slower): every card "
                                    "in one place, views hide what they must, moves distinct and readable, every "
                                    "match ends. Failures are listed and exit 1.")] = False,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", "-w", help="Processes that play the matches (default: one per core). The figures, logs and "
+                                "failures are the same whatever the number.", show_default=False)] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="ADDRESS",
+        help="Play on a Ray cluster at ADDRESS (host:port, or auto: the cluster this machine belongs to), or with "
+             "local on a Ray started on this machine. Needs pip install 'cardrules[ray]'; the figures are the same.",
+        show_default=False)] = None,
     edition: Edition = None,
     variant: Variants = None,
     house: House = None,
@@ -50,21 +60,26 @@ def selfplay(
     sd), wins by seat (tied winners each count a win) and how the rounds ended."""
     if games < 1:
         raise fail(f"--games must be at least 1, not {games}", "e.g. --games 100", EXIT_USAGE)
+    if workers is not None and workers < 1:
+        raise fail(f"--workers must be at least 1, not {workers}", "e.g. --workers 2", EXIT_USAGE)
     if log is not None:
         writable_or_exit(log, "--log")
     loaded = load_or_exit(file, edition, variant, house)
     compiled = compile_or_exit(loaded, players, parse_params(param))
     record = None if log is None else _logger(log, file, compiled)
     checker = invariants.Checker() if check_invariants else None
+    who = {"workers": workers or os.cpu_count() or 1, "ray": ray}
     try:
         if as_json or games < BAR_FROM or not err.is_terminal:
-            stats = selfplaying.run(compiled, games, seed, record=record, invariants=checker)
+            stats = selfplaying.run(compiled, games, seed, record=record, invariants=checker, **who)
         else:
             with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                           console=err, transient=True) as bar:
                 task = bar.add_task("", total=games)
                 stats = selfplaying.run(compiled, games, seed, lambda done: bar.update(task, completed=done),
-                                         record=record, invariants=checker)
+                                         record=record, invariants=checker, **who)
+    except RayError as e:
+        raise fail(str(e), "or play without --ray") from None
     except EngineError as e:
         raise fail(f"{loaded.model.file}: {e}",
                    "every round needs an `end round` condition that the play can reach") from None
@@ -112,8 +127,8 @@ def _logger(path: Path, file: str, compiled: Compiled):
         except OSError as e:
             raise fail(f"cannot write the log '{path}': {e.strerror or e}") from None
 
-    def record(game: Game, moves: list[str]) -> None:
-        append(gamelog.to_line(gamelog.GameLog(*head, game.seed, seats, tuple(moves), gamelog.result_of(game))))
+    def record(match: selfplaying.Match) -> None:
+        append(gamelog.to_line(gamelog.GameLog(*head, match.seed, seats, match.moves, match.result)))
 
     append("", "w")
     return record

@@ -61,13 +61,20 @@ class Checker:
     and would repeat the failure at every action). A match that cannot end (an `EngineError`,
     a round over `round_bound`, more than `max_actions` actions) is a failure and is left as it
     stands; `max_actions` defaults to the engine's own limit of MAX_ROUNDS rounds of
-    `round_bound` actions."""
+    `round_bound` actions. `first_match`: the matches played before this checker's first, so
+    that a checker of one match among many (a worker's) numbers it as the run does."""
 
-    def __init__(self, max_actions: int | None = None):
+    def __init__(self, max_actions: int | None = None, first_match: int = 0):
         self.max_actions = max_actions
         self.checked_actions = 0
-        self.matches = 0
+        self.matches = first_match
         self.failures: list[str] = []
+
+    def add(self, checked_actions: int, failures) -> None:
+        """Count in one more match checked elsewhere (by another checker, in another process)."""
+        self.matches += 1
+        self.checked_actions += checked_actions
+        self.failures += failures
 
     def play_out(self, game: Game, bots: list) -> bool:
         """Play the match to its end; False when it fails to end (the failure is recorded)."""

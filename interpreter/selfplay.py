@@ -1,22 +1,40 @@
 """Self-play: whole matches between random bots, and the statistics a ruleset must reproduce.
 
-Match i gets its game seed and its bots' seed from one `random.Random(seed)`, so a run is
-deterministic, and each match can be replayed from its game seed and its moves alone (the bots
-never draw on the game's random source).
+Match i (0-based) plays with the i-th pair (game seed, bots' seed) that one `random.Random(seed)`
+draws: a function of the run's seed and the match's index alone. The parent process draws the
+pairs and hands them out with the matches, so a run gives the same figures, logs and invariant
+failures whether one process plays every match or many do (`workers`, or a Ray cluster), and each
+match can be replayed from its game seed and its moves alone (the bots never draw on the game's
+random source).
+
+Other processes get a `Table`: the checked model (plain frozen data, which pickles) with the
+player count, params and language, and compile it themselves once, since compiled closures do
+not pickle. Matches travel in chunks; results come back in match order, at most a few chunks
+ahead of the slowest worker, so memory stays flat however many matches are played.
 """
 from __future__ import annotations
 
+import hashlib
+import itertools
+import multiprocessing
+import pickle
 import random
+import signal
 import statistics
 import time
+from collections import deque
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
+from . import model as m
 from .bots import RandomBot, play_out
-from .compile import Compiled
+from .compile import Compiled, compile_ruleset
 from .engine import Game
-from .gamelog import Recorder
+from .gamelog import LogResult, Recorder
 from .invariants import Checker
+
+CHUNK = 25  # matches a worker plays per task, at most: few enough that progress moves and work balances
+AHEAD = 4  # chunks in flight per worker: keeps every worker busy without holding the whole run
 
 
 @dataclass(frozen=True)
@@ -40,47 +58,221 @@ class Stats:
     round_end_reasons: dict[str, int]  # every `end round` of the ruleset, in its order
 
 
+@dataclass(frozen=True)
+class Table:
+    """What another process needs to play the matches of a run: the compiled ruleset's recipe.
+    `key` names it, so that a worker compiles each table once however many chunks it plays."""
+
+    model: m.Ruleset
+    players: int
+    params: tuple[tuple[str, int], ...]
+    lang: str | None
+    key: str
+
+    @classmethod
+    def of(cls, compiled: Compiled) -> Table:
+        """The recipe of `compiled`: its language is the one whose faces it shows."""
+        model = compiled.model
+        lang = next((lang for lang in (None, *model.languages)
+                     if tuple(dict(card.names).get(lang, card.face) for card in model.deck) == compiled.faces), None)
+        recipe = (model, compiled.players, tuple(compiled.params.items()), lang)
+        return cls(*recipe, hashlib.sha256(pickle.dumps(recipe)).hexdigest())
+
+    def compile(self) -> Compiled:
+        return compile_ruleset(self.model, self.players, dict(self.params), self.lang)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One played match, as small as it travels back from a worker: its figures, its log when
+    asked (`moves`), and what checking it found when asked."""
+
+    index: int  # 0-based, in the run
+    seed: int  # the game's seed: with `moves`, it replays the match
+    over: bool
+    rounds: int
+    plays: int
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    reasons: tuple[str, ...]  # how each round ended
+    moves: tuple[str, ...] | None = None  # the notation of every decision, when recorded
+    checked_actions: int = 0
+    failures: tuple[str, ...] = ()  # invariant failures, each naming the match by its 1-based number
+
+    @property
+    def result(self) -> LogResult | None:
+        """The outcome as logs write it; None for a match that did not end."""
+        return LogResult(self.totals, self.winners, self.rounds) if self.over else None
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Matches `first`, `first + 1`, ... with their seeds: a worker's task."""
+
+    first: int
+    seeds: tuple[tuple[int, int], ...]  # (game seed, bots' seed) of each match
+    record: bool
+    check: bool
+    max_actions: int | None
+
+
+def seeds(seed: int) -> Iterator[tuple[int, int]]:
+    """The (game seed, bots' seed) of match 0, 1, 2, ... of a run with this seed."""
+    draw = random.Random(seed)
+    while True:
+        yield draw.getrandbits(64), draw.getrandbits(64)
+
+
+def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, record: bool = False,
+               checker: Checker | None = None) -> Match:
+    """Play match `index` to its end. With `checker`, every action is checked and the match's
+    failures carry its number."""
+    game = Game(compiled, game_seed)
+    bot = RandomBot(random.Random(bot_seed))
+    if record:
+        bot = Recorder(bot)
+    bots = [bot] * compiled.players
+    checked, failures = 0, ()
+    if checker is None:
+        play_out(game, bots)
+    else:
+        one = Checker(checker.max_actions, first_match=index)
+        one.play_out(game, bots)
+        checked, failures = one.checked_actions, tuple(one.failures)
+    st = game.state
+    return Match(index, game_seed, st.over, len(st.results), st.plays, tuple(st.totals), tuple(game.winners()),
+                 tuple(r.reason for r in st.results), tuple(bot.moves) if record else None, checked, failures)
+
+
+def play_chunk(compiled: Compiled, chunk: Chunk) -> list[Match]:
+    checker = Checker(chunk.max_actions) if chunk.check else None
+    return [play_match(compiled, chunk.first + k, game_seed, bot_seed, chunk.record, checker)
+            for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
+
+
+def matches(compiled: Compiled, games: int, seed: int, *, record: bool = False, invariants: Checker | None = None,
+            workers: int = 1, ray: str | None = None) -> Iterator[Match]:
+    """Play matches 0 .. games-1, in this process (`workers` 1), in a pool of `workers`
+    processes, or on Ray (`ray`: a cluster's address, or "local" to start one here); yield them
+    in match order whatever plays them. Closing the iterator stops the workers."""
+    size = max(1, min(CHUNK, games // (max(workers, 1) * AHEAD) or 1))
+    pairs = itertools.islice(seeds(seed), games)
+    max_actions = invariants.max_actions if invariants is not None else None
+    chunks = (Chunk(first, tuple(itertools.islice(pairs, size)), record, invariants is not None, max_actions)
+              for first in range(0, games, size))
+    if ray is not None:
+        from . import distributed  # Ray is an optional extra: imported only when asked for
+
+        yield from distributed.matches(Table.of(compiled), chunks, ray)
+    elif workers <= 1 or games <= size:
+        for chunk in chunks:
+            yield from play_chunk(compiled, chunk)
+    else:
+        yield from _pool(Table.of(compiled), chunks, min(workers, -(-games // size)))
+
+
+def _pool(table: Table, chunks: Iterable[Chunk], workers: int) -> Iterator[Match]:
+    """The chunks played by a pool of processes, yielded in order. The workers ignore Ctrl-C: the
+    parent gets it and terminates them, so an interrupted run ends at once and quietly."""
+    pool = multiprocessing.get_context().Pool(workers, _start_worker, (table,))
+    try:
+        yield from in_order(lambda chunk: pool.apply_async(_play_in_worker, (chunk,)), lambda r: r.get(),
+                            chunks, workers * AHEAD)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def in_order(submit: Callable, wait: Callable, chunks: Iterable[Chunk], ahead: int) -> Iterator[Match]:
+    """Submit chunks while at most `ahead` are in flight; yield each chunk's matches in the
+    order submitted. `submit(chunk)` returns a handle, `wait(handle)` its list of matches."""
+    pending: deque = deque()
+    for chunk in chunks:
+        pending.append(submit(chunk))
+        if len(pending) >= ahead:
+            yield from wait(pending.popleft())
+    while pending:
+        yield from wait(pending.popleft())
+
+
+_compiled: dict[str, Compiled] = {}  # a worker's compiled tables, by key
+_table: Table | None = None  # a pool worker's table, set when it starts
+
+
+def compiled_here(table: Table) -> Compiled:
+    """The table compiled in this process, once."""
+    if table.key not in _compiled:
+        _compiled[table.key] = table.compile()
+    return _compiled[table.key]
+
+
+def _start_worker(table: Table) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _table
+    _table = table
+    compiled_here(table)
+
+
+def _play_in_worker(chunk: Chunk) -> list[Match]:
+    return play_chunk(compiled_here(_table), chunk)
+
+
 def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], None] | None = None,
-        record: Callable[[Game, list[str]], None] | None = None, invariants: Checker | None = None) -> Stats:
+        record: Callable[[Match], None] | None = None, invariants: Checker | None = None, *,
+        workers: int = 1, ray: str | None = None) -> Stats:
     """Play `games` matches, every seat a `RandomBot`; call `progress(done)` after each match.
     Raises `engine.EngineError` when the ruleset cannot go on (a round that cannot end).
-    With `record`, each match's notation is kept and `record(game, moves)` called at its end.
+    With `record`, each match's notation is kept and `record(match)` called, in match order.
     With `invariants`, it plays every match and checks it after every action; a match that,
     once dealt, fails to end is one of its failures, not an error, and counts in the figures as
-    it stands."""
+    it stands. `workers` and `ray` say who plays (see `matches`); the figures are the same."""
     if games < 1:
         raise ValueError("games must be at least 1")
-    n = compiled.players
-    seeds = random.Random(seed)
-    rounds, moves, best = [], [], []
-    wins = [0] * n
-    reasons = {name: 0 for name in compiled.model.round_end_names}
+    tally = Tally(compiled)
     start = time.perf_counter()
-    for done in range(1, games + 1):
-        game = Game(compiled, seeds.getrandbits(64))
-        bot = RandomBot(random.Random(seeds.getrandbits(64)))
-        if record is not None:
-            bot = Recorder(bot)
-        if invariants is None:
-            play_out(game, [bot] * n)
-        else:
-            invariants.play_out(game, [bot] * n)
-        st = game.state
-        rounds.append(len(st.results))
-        moves.append(st.plays)
-        winners = game.winners()
-        best.append(st.totals[winners[0]])
-        for s in winners:
-            wins[s] += 1
-        for result in st.results:
-            reasons[result.reason] += 1
-        if record is not None:
-            record(game, bot.moves)
-        if progress is not None:
-            progress(done)
-    wall = time.perf_counter() - start
-    return Stats(games, n, seed, wall, games / max(wall, 1e-9), *_mean_sd(rounds),
-                 *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons)
+    played = matches(compiled, games, seed, record=record is not None, invariants=invariants, workers=workers, ray=ray)
+    try:
+        for match in played:
+            tally.add(match)
+            if invariants is not None:
+                invariants.add(match.checked_actions, match.failures)
+            if record is not None:
+                record(match)
+            if progress is not None:
+                progress(tally.games)
+    finally:
+        played.close()
+    return tally.stats(seed, time.perf_counter() - start)
+
+
+class Tally:
+    """The figures of the matches played so far."""
+
+    def __init__(self, compiled: Compiled):
+        self.players = compiled.players
+        self.rounds: list[int] = []
+        self.moves: list[int] = []
+        self.best: list[int] = []
+        self.wins = [0] * self.players
+        self.reasons = {name: 0 for name in compiled.model.round_end_names}
+
+    @property
+    def games(self) -> int:
+        return len(self.rounds)
+
+    def add(self, match: Match) -> None:
+        self.rounds.append(match.rounds)
+        self.moves.append(match.plays)
+        self.best.append(match.totals[match.winners[0]])
+        for s in match.winners:
+            self.wins[s] += 1
+        for reason in match.reasons:
+            self.reasons[reason] += 1
+
+    def stats(self, seed: int, wall: float) -> Stats:
+        return Stats(self.games, self.players, seed, wall, self.games / max(wall, 1e-9), *_mean_sd(self.rounds),
+                     *_mean_sd(self.moves), *_mean_sd(self.best), tuple(self.wins), dict(self.reasons))
 
 
 def _mean_sd(xs: list[int]) -> tuple[float, float]:
