@@ -7,15 +7,19 @@ expect there, a number too long, nesting too deep. Nothing here can raise anythi
 """
 from __future__ import annotations
 
+import hashlib
 import re
+import sys
 from contextvars import ContextVar
 from functools import lru_cache
 from importlib.resources import files
 
+import lark
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import syntax as s
+from .caches import cache_folder
 from .diagnostics import Diagnostic, RulesError, Span
 
 MAX_BYTES = 1 << 20  # a rules file of a megabyte is already a hundred games
@@ -61,9 +65,19 @@ class _Tree(Tree):
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
+    """The LALR parser. Building its tables takes a quarter of a second, so Lark keeps them in
+    the user's cache folder (`caches.py`), in a file named by a hash of the grammar, the options,
+    the names `_WholeWords` offers, and the Lark and Python versions: a changed grammar finds no
+    file and builds anew. Lark itself checks the file's own hash, rebuilds when the file is
+    unreadable or damaged, and carries on when it cannot write it."""
     grammar = (files("cardrules.grammar") / "cardrules.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer="contextual", postlex=_WholeWords(), tree_class=_Tree,
-                propagate_positions=True, maybe_placeholders=True)
+    options = dict(parser="lalr", lexer="contextual", propagate_positions=True, maybe_placeholders=True)
+    folder = cache_folder()
+    cache = None
+    if folder is not None:
+        key = repr((grammar, sorted(options.items()), _WholeWords.always_accept, lark.__version__, sys.version_info[:2]))
+        cache = str(folder / f"grammar-{hashlib.sha256(key.encode()).hexdigest()[:20]}.lark")
+    return Lark(grammar, postlex=_WholeWords(), tree_class=_Tree, cache=cache, **options)
 
 
 def decode(data: bytes, file: str) -> str:
