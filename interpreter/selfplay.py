@@ -23,7 +23,7 @@ import signal
 import statistics
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from . import model as m
@@ -98,6 +98,8 @@ class Match:
     moves: tuple[str, ...] | None = None  # the notation of every decision, when recorded
     checked_actions: int = 0
     failures: tuple[str, ...] = ()  # invariant failures, each naming the match by its 1-based number
+    game: Game | None = field(default=None, compare=False, repr=False)  # the finished game, when played in this
+    #                                                                     process (a game does not pickle)
 
     @property
     def result(self) -> LogResult | None:
@@ -124,9 +126,9 @@ def seeds(seed: int) -> Iterator[tuple[int, int]]:
 
 
 def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, record: bool = False,
-               checker: Checker | None = None) -> Match:
+               checker: Checker | None = None, keep_game: bool = False) -> Match:
     """Play match `index` to its end. With `checker`, every action is checked and the match's
-    failures carry its number."""
+    failures carry its number; with `keep_game`, the match holds its finished game."""
     game = Game(compiled, game_seed)
     bot = RandomBot(random.Random(bot_seed))
     if record:
@@ -141,12 +143,13 @@ def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, re
         checked, failures = one.checked_actions, tuple(one.failures)
     st = game.state
     return Match(index, game_seed, st.over, len(st.results), st.plays, tuple(st.totals), tuple(game.winners()),
-                 tuple(r.reason for r in st.results), tuple(bot.moves) if record else None, checked, failures)
+                 tuple(r.reason for r in st.results), tuple(bot.moves) if record else None, checked, failures,
+                 game if keep_game else None)
 
 
-def play_chunk(compiled: Compiled, chunk: Chunk) -> list[Match]:
+def play_chunk(compiled: Compiled, chunk: Chunk, keep_games: bool = False) -> list[Match]:
     checker = Checker(chunk.max_actions) if chunk.check else None
-    return [play_match(compiled, chunk.first + k, game_seed, bot_seed, chunk.record, checker)
+    return [play_match(compiled, chunk.first + k, game_seed, bot_seed, chunk.record, checker, keep_games)
             for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
 
 
@@ -154,7 +157,8 @@ def matches(compiled: Compiled, games: int, seed: int, *, record: bool = False, 
             workers: int = 1, ray: str | None = None) -> Iterator[Match]:
     """Play matches 0 .. games-1, in this process (`workers` 1), in a pool of `workers`
     processes, or on Ray (`ray`: a cluster's address, or "local" to start one here); yield them
-    in match order whatever plays them. Closing the iterator stops the workers."""
+    in match order whatever plays them, with their games when played in this process. Closing
+    the iterator stops the workers."""
     size = max(1, min(CHUNK, games // (max(workers, 1) * AHEAD) or 1))
     pairs = itertools.islice(seeds(seed), games)
     max_actions = invariants.max_actions if invariants is not None else None
@@ -166,7 +170,7 @@ def matches(compiled: Compiled, games: int, seed: int, *, record: bool = False, 
         yield from distributed.matches(Table.of(compiled), chunks, ray)
     elif workers <= 1 or games <= size:
         for chunk in chunks:
-            yield from play_chunk(compiled, chunk)
+            yield from play_chunk(compiled, chunk, keep_games=True)
     else:
         yield from _pool(Table.of(compiled), chunks, min(workers, -(-games // size)))
 
@@ -223,7 +227,8 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
         workers: int = 1, ray: str | None = None) -> Stats:
     """Play `games` matches, every seat a `RandomBot`; call `progress(done)` after each match.
     Raises `engine.EngineError` when the ruleset cannot go on (a round that cannot end).
-    With `record`, each match's notation is kept and `record(match)` called, in match order.
+    With `record`, each match's notation is kept and `record(match)` called, in match order
+    (`match.game` is the finished game when this process played it: `workers` 1, no `ray`).
     With `invariants`, it plays every match and checks it after every action; a match that,
     once dealt, fails to end is one of its failures, not an error, and counts in the figures as
     it stands. `workers` and `ray` say who plays (see `matches`); the figures are the same."""

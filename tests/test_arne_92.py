@@ -17,7 +17,7 @@ from cardrules.interpreter.invariants import Checker
 from cardrules.interpreter.load import load
 from cardrules.interpreter.notation import IllegalMoveError
 from cardrules.interpreter.scenarios import load_file, load_text, run
-from cardrules.interpreter.selfplay import run as selfplay
+from cardrules.interpreter.selfplay import Match, run as selfplay
 
 from .conftest import RULESETS, cli, cli_process
 
@@ -221,8 +221,9 @@ def test_random_matches_keep_every_invariant(arne, players, games):
     c = compile_ruleset(arne.model, players, {})
     checker, plays, problems = Checker(), Counter(), []
 
-    def end(game: Game, moves: list[str]) -> None:
-        plays.update(m.split()[0] for m in moves)
+    def end(match: Match) -> None:
+        game = match.game
+        plays.update(m.split()[0] for m in match.moves)
         [result] = game.state.results
         for seat in range(players):
             row = [faces(game, pile) for pile in zone(game, "row")[seat]]
