@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from . import model as m
-from .bots import RandomBot, play_out
+from .bots import BOTS, RandomBot, play_out
 from .compile import Compiled, compile_ruleset
 from .engine import Game
 from .gamelog import LogResult, Recorder
@@ -113,6 +113,7 @@ class Chunk:
 
     first: int
     seeds: tuple[tuple[int, int], ...]  # (game seed, bots' seed) of each match
+    seats: tuple[str, ...] | None
     record: bool
     check: bool
     max_actions: int | None
@@ -125,15 +126,13 @@ def seeds(seed: int) -> Iterator[tuple[int, int]]:
         yield draw.getrandbits(64), draw.getrandbits(64)
 
 
-def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, record: bool = False,
-               checker: Checker | None = None, keep_game: bool = False) -> Match:
-    """Play match `index` to its end. With `checker`, every action is checked and the match's
-    failures carry its number; with `keep_game`, the match holds its finished game."""
+def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, seats: tuple[str, ...] | None = None,
+               record: bool = False, checker: Checker | None = None, keep_game: bool = False) -> Match:
+    """Play match `index` to its end: a function of the compiled ruleset, the seats, the index
+    and the seeds alone. With `checker`, every action is checked and the match's failures carry
+    its number; with `keep_game`, the match holds its finished game."""
     game = Game(compiled, game_seed)
-    bot = RandomBot(random.Random(bot_seed))
-    if record:
-        bot = Recorder(bot)
-    bots = [bot] * compiled.players
+    bots, moves = seat_bots(seats, compiled.players, bot_seed, record)
     checked, failures = 0, ()
     if checker is None:
         play_out(game, bots)
@@ -143,18 +142,36 @@ def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, re
         checked, failures = one.checked_actions, tuple(one.failures)
     st = game.state
     return Match(index, game_seed, st.over, len(st.results), st.plays, tuple(st.totals), tuple(game.winners()),
-                 tuple(r.reason for r in st.results), tuple(bot.moves) if record else None, checked, failures,
+                 tuple(r.reason for r in st.results), None if moves is None else tuple(moves), checked, failures,
                  game if keep_game else None)
+
+
+def seat_bots(seats: tuple[str, ...] | None, players: int, bot_seed: int, record: bool) -> tuple[list, list | None]:
+    """The bot of each seat, and the list the notation of every decision goes to when `record`.
+    No `seats`: one random bot plays every seat from `bot_seed`, as self-play always has, so a
+    seed gives the figures it gave; else each seat gets a bot of its kind (`bots.BOTS`) with a
+    source of its own drawn from `bot_seed` and its number."""
+    if seats is None:
+        bots = [RandomBot(random.Random(bot_seed))] * players
+    else:
+        bots = [BOTS[kind](random.Random(f"{bot_seed}:{seat}")) for seat, kind in enumerate(seats)]
+    if not record:
+        return bots, None
+    moves: list[str] = []
+    recorders = {id(bot): Recorder(bot) for bot in bots}  # a bot that plays several seats is written down once
+    for recorder in recorders.values():
+        recorder.moves = moves  # one list, in the order of the decisions, whichever seat makes them
+    return [recorders[id(bot)] for bot in bots], moves
 
 
 def play_chunk(compiled: Compiled, chunk: Chunk, keep_games: bool = False) -> list[Match]:
     checker = Checker(chunk.max_actions) if chunk.check else None
-    return [play_match(compiled, chunk.first + k, game_seed, bot_seed, chunk.record, checker, keep_games)
-            for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
+    return [play_match(compiled, chunk.first + k, game_seed, bot_seed, chunk.seats, chunk.record, checker,
+                       keep_games) for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
 
 
-def matches(compiled: Compiled, games: int, seed: int, *, record: bool = False, invariants: Checker | None = None,
-            workers: int = 1, ray: str | None = None) -> Iterator[Match]:
+def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...] | None = None, record: bool = False,
+            invariants: Checker | None = None, workers: int = 1, ray: str | None = None) -> Iterator[Match]:
     """Play matches 0 .. games-1, in this process (`workers` 1), in a pool of `workers`
     processes, or on Ray (`ray`: a cluster's address, or "local" to start one here); yield them
     in match order whatever plays them, with their games when played in this process. Closing
@@ -162,7 +179,7 @@ def matches(compiled: Compiled, games: int, seed: int, *, record: bool = False, 
     size = max(1, min(CHUNK, games // (max(workers, 1) * AHEAD) or 1))
     pairs = itertools.islice(seeds(seed), games)
     max_actions = invariants.max_actions if invariants is not None else None
-    chunks = (Chunk(first, tuple(itertools.islice(pairs, size)), record, invariants is not None, max_actions)
+    chunks = (Chunk(first, tuple(itertools.islice(pairs, size)), seats, record, invariants is not None, max_actions)
               for first in range(0, games, size))
     if ray is not None:
         from . import distributed  # Ray is an optional extra: imported only when asked for
@@ -224,8 +241,9 @@ def _play_in_worker(chunk: Chunk) -> list[Match]:
 
 def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], None] | None = None,
         record: Callable[[Match], None] | None = None, invariants: Checker | None = None, *,
-        workers: int = 1, ray: str | None = None) -> Stats:
-    """Play `games` matches, every seat a `RandomBot`; call `progress(done)` after each match.
+        seats: tuple[str, ...] | None = None, workers: int = 1, ray: str | None = None) -> Stats:
+    """Play `games` matches, every seat a `RandomBot` (or a bot of the kind `seats` gives it);
+    call `progress(done)` after each match.
     Raises `engine.EngineError` when the ruleset cannot go on (a round that cannot end).
     With `record`, each match's notation is kept and `record(match)` called, in match order
     (`match.game` is the finished game when this process played it: `workers` 1, no `ray`).
@@ -236,7 +254,8 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
         raise ValueError("games must be at least 1")
     tally = Tally(compiled)
     start = time.perf_counter()
-    played = matches(compiled, games, seed, record=record is not None, invariants=invariants, workers=workers, ray=ray)
+    played = matches(compiled, games, seed, seats=seats, record=record is not None, invariants=invariants,
+                     workers=workers, ray=ray)
     try:
         for match in played:
             tally.add(match)

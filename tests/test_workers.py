@@ -13,6 +13,7 @@ from dataclasses import asdict
 
 import pytest
 
+from cardrules.interpreter import gamelog
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import EngineError
 from cardrules.interpreter.load import load, load_text
@@ -51,6 +52,19 @@ def test_a_match_is_a_function_of_the_runs_seed_and_its_index(klats):
     game_seed, bot_seed = next(itertools.islice(seeds(11), 5, None))
     assert play_match(compiled, 5, game_seed, bot_seed, record=True) == played[5]
     assert len({m.seed for m in played}) == 8
+
+
+def test_seats_of_their_own_play_the_same_matches_whatever_the_workers_and_replay(klats):
+    """With `seats`, each seat's bot draws from a source of its own; the recorded moves of all
+    seats, in order, replay the match."""
+    compiled = compile_ruleset(klats.model, 3)
+    seats = ("random",) * 3
+    alone = list(matches(compiled, 10, 4, seats=seats, record=True))
+    assert list(matches(compiled, 10, 4, seats=seats, record=True, workers=2)) == alone
+    assert [m.moves for m in alone] != [m.moves for m in matches(compiled, 10, 4, record=True)]
+    for match in alone:
+        log = gamelog.GameLog("klats.rules", "", 3, {}, match.seed, seats, match.moves, match.result)
+        assert gamelog.replay(log, compiled).state.totals == list(match.totals)
 
 
 def test_the_table_rebuilds_the_same_compiled_ruleset(arne4):
