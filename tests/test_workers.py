@@ -144,6 +144,14 @@ def _processes_with(word: str) -> list[int]:
 # ------------------------------------------------------------------ Ray
 
 
+def test_ray_missing_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` meets when Ray is not installed
+    result = cli("selfplay", KLATS, "-p", "3", "-g", "2", "--ray", "local")
+    assert result.code == 1
+    assert "Ray is not installed; install the extra: pip install 'cardrules[ray]'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 @pytest.fixture(scope="module")
 def ray_here():
     ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'cardrules[ray]' runs these")
