@@ -8,15 +8,18 @@ For each target (Klats with 3 players, ARNE Total @en with 4) it runs the comman
 one worker and R times with N (default: every core), alternating, each pair with the same seed
 (S, S+1, ...), and adds up the wall time the command reports for its matches (the pool's start
 and the workers' compiling included, the process's own start not). It prints matches per second
-both ways, their ratio, and whether every pair gave the same figures; exit 1 when one did not.
-On a 2-core machine the target is a ratio of 1.8 or more; other work on the machine lowers it,
-so the load average is printed before and after.
+both ways, their ratio, the CPU seconds all the processes of each side used (whole commands,
+start included: "cpu N" near "cpu 1" means the workers add little work of their own), and
+whether every pair gave the same figures; exit 1 when one did not. On a 2-core machine the
+target is a ratio of 1.8 or more; other work on the machine lowers it (the workers then get no
+more of the cores than one process would), so the load average is printed before and after.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 
@@ -24,11 +27,14 @@ TARGETS = {"klats3": ("klats", "3"), "arne_total_en4": ("arne_total@en", "4")}
 TIMING = {"wall_seconds", "games_per_second"}
 
 
-def selfplay(ruleset: str, players: str, games: int, seed: int, workers: int) -> dict:
+def selfplay(ruleset: str, players: str, games: int, seed: int, workers: int) -> tuple[dict, float]:
+    """The figures of one run, and the CPU time (user and system) its processes used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([sys.executable, "-m", "cardrules.cli.main", "selfplay", ruleset, "-p", players, "-g",
                            str(games), "-s", str(seed), "-w", str(workers), "--json"],
                           capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return json.loads(done.stdout), after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def main() -> int:
@@ -41,22 +47,26 @@ def main() -> int:
     a = ap.parse_args()
     print(f"selfplay --workers {a.workers} against --workers 1: {a.rounds} x {a.games} matches each way; "
           f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the start")
-    print(f"{'target':<16} {'1 worker/s':>10} {f'{a.workers} workers/s':>12} {'ratio':>6}  same figures")
+    print(f"{'target':<16} {'1 worker/s':>10} {f'{a.workers} workers/s':>12} {'ratio':>6} {'cpu 1':>7} "
+          f"{f'cpu {a.workers}':>7}  same figures")
     all_same = True
     for name, (ruleset, players) in TARGETS.items():
         if a.only and name not in a.only:
             continue
-        seconds = {1: 0.0, a.workers: 0.0}
+        seconds, cpu = {1: 0.0, a.workers: 0.0}, {1: 0.0, a.workers: 0.0}
         same = True
         for k in range(a.rounds):
             first, second = (1, a.workers) if k % 2 == 0 else (a.workers, 1)  # each goes first in turn
-            runs = {w: selfplay(ruleset, players, a.games, a.seed + k, w) for w in (first, second)}
-            for w, figures in runs.items():
-                seconds[w] += figures["wall_seconds"]
+            runs = {}
+            for w in (first, second):
+                runs[w], used = selfplay(ruleset, players, a.games, a.seed + k, w)
+                seconds[w] += runs[w]["wall_seconds"]
+                cpu[w] += used
             same &= ({k: v for k, v in runs[1].items() if k not in TIMING}
                      == {k: v for k, v in runs[a.workers].items() if k not in TIMING})
         one, many = (a.rounds * a.games / seconds[w] for w in (1, a.workers))
-        print(f"{name:<16} {one:10.1f} {many:12.1f} {many / one:6.2f}  {'yes' if same else 'NO'}", flush=True)
+        print(f"{name:<16} {one:10.1f} {many:12.1f} {many / one:6.2f} {cpu[1]:7.2f} {cpu[a.workers]:7.2f}  "
+              f"{'yes' if same else 'NO'}", flush=True)
         all_same &= same
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
     return 0 if all_same else 1
