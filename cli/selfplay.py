@@ -48,8 +48,8 @@ def selfplay(
                                 "failures are the same whatever the number.", show_default=False)] = None,
     ray: Annotated[str | None, typer.Option(
         "--ray", metavar="ADDRESS",
-        help="Play on a Ray cluster at ADDRESS (host:port, or auto: the cluster this machine belongs to), or with "
-             "local on a Ray started on this machine. Needs pip install 'cardrules[ray]'; the figures are the same.",
+        help="Play on a Ray cluster: ADDRESS is host:port, auto (the cluster this machine belongs to) or local (a Ray "
+             "started here for the run). Needs pip install 'cardrules\\[ray]'; the figures are the same.",
         show_default=False)] = None,
     edition: Edition = None,
     variant: Variants = None,
