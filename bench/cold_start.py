@@ -5,7 +5,7 @@
 
 runs `cardrules check FILE` (default: rulesets/klats.rules and rulesets/arne_total.rules) N times
 (default 15) with today's cardrules (commit 2047748, installed as bench/engine_speed.py installs
-it) and N times with this checkout's, alternating, and prints the wall time of each (median and
+it, on that commit's version of the file) and N times with this checkout's, alternating, and prints the wall time of each (median and
 fastest) and the CPU time it used (user and system), with new/old of the medians. Each run is a
 whole process: interpreter start, imports, parse, check and the summary. The targets are 0.3 s
 wall for Klats and 0.5 s for ARNE Total on an idle machine; on a shared one the CPU time is the
@@ -47,11 +47,12 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--commit", default=TODAY)
     a = ap.parse_args()
-    old_python, _ = install_today(a.commit)
+    old_python, old_source = install_today(a.commit)
     commands = {"old": [str(old_python.parent / "cardrules"), "check"],
                 "new": [str(Path(sys.executable).parent / "cardrules"), "check"]}
-    for command in commands.values():  # the first run of each fills its caches (the parser's, Python's bytecode)
-        timed([*command, FILES[0]])
+    roots = {"old": old_source, "new": REPO}  # each checks its own version of the file: the language grows
+    for name, command in commands.items():  # the first run of each fills its caches (the parser's, Python's bytecode)
+        timed([*command, str(roots[name] / FILES[0])])
     print(f"cardrules check, {a.runs} cold processes each, alternating; old = {a.commit}; "
           f"load average {os.getloadavg()[0]:.2f} at the start")
     print(f"{'file':<28} {'':>4} {'old median':>10} {'old min':>8} {'new median':>10} {'new min':>8} {'new/old':>8}")
@@ -59,7 +60,7 @@ def main() -> None:
         times = {"old": [], "new": []}
         for k in range(a.runs):
             for name in (("old", "new") if k % 2 == 0 else ("new", "old")):
-                times[name].append(timed([*commands[name], file]))
+                times[name].append(timed([*commands[name], str(roots[name] / file)]))
         for what, i in (("wall", 0), ("cpu", 1)):
             old, new = ([t[i] for t in times[n]] for n in ("old", "new"))
             print(f"{file if i == 0 else '':<28} {what:>4} {statistics.median(old):10.3f} {min(old):8.3f} "
