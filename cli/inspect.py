@@ -12,8 +12,9 @@ from rich.text import Text
 
 from ..interpreter import export as exporting
 from ..interpreter.diagnostics import Diagnostic, RulesError, render_all
-from ..interpreter.load import Loaded, load_all, read, split_selection
+from ..interpreter.load import Loaded, load_all, read, resolve, split_selection
 from .common import Edition, House, Variants, err, fail, load_or_exit, out, print_warnings
+from .logs import not_an_input_or_exit, write_or_exit
 
 RULESET_HELP = "A .rules file, or the name of a ruleset shipped with cardrules."
 
@@ -101,17 +102,15 @@ def export(
 ) -> None:
     """Export a checked ruleset as JSON: every clause with its provenance, every expression as
     text, type and tree. schemas/ruleset.schema.json describes it."""
+    if output is not None:
+        spec = split_selection(file)
+        not_an_input_or_exit(output, "--output", [resolve(spec.path), house or spec.house])
     loaded = load_or_exit(file, edition, variant, house)
     text = _json(exporting.export(loaded.model))
     if output is None:
         typer.echo(text, nl=False)
         return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except IsADirectoryError:
-        raise fail(f"cannot write {output}: it is a directory", "give a file name, e.g. -o ruleset.json") from None
-    except OSError as e:
-        raise fail(f"cannot write {output}: {e.strerror or e}", "check that its folder exists and is writable") from None
+    write_or_exit(output, text)
     err.print(f"wrote {output}", markup=False)
 
 

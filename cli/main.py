@@ -22,6 +22,7 @@ COMMANDS = {
     "scenarios": ("scenarios", "scenarios"),
     "play": ("play", "play"),
     "replay": ("play", "replay"),
+    "resume": ("play", "resume"),
     "selfplay": ("selfplay", "selfplay"),
     "diff": ("compare", "diff"),
     "log": ("logs", "app"),

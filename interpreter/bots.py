@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from .engine import Game
+from .engine import EngineError, Game
+from .progress import endless_round, round_bound
 
 
 class RandomBot:
@@ -23,6 +24,10 @@ BOTS = {"random": RandomBot}
 
 
 def play_out(game: Game, bots: list) -> None:
-    """Let the bots play the match to its end (every seat must be a bot)."""
-    while not game.state.over:
-        game.play(bots[game.state.active].choose(game))
+    """Let the bots play the match to its end (every seat must be a bot); an `EngineError` when it
+    cannot end (see progress.py)."""
+    st, bound = game.state, round_bound(game)
+    while not st.over:
+        game.play(bots[st.active].choose(game))
+        if st.round_plays > bound:
+            raise EngineError(*endless_round(game))

@@ -20,6 +20,7 @@ import functools
 
 from .engine import MAX_ROUNDS, EngineError, Game
 from .notation import Move, MoveError, parse_move
+from .progress import ROUND_FACTOR, round_bound
 from .redact import sees
 
 ONE_PLACE = "every card in one place"
@@ -30,7 +31,6 @@ DISTINCT = "moves distinct"
 ROUND_TRIP = "moves round-trip"
 ENDS = "the match ends"
 
-ROUND_FACTOR = 10  # the actions a round may take, per card of the deck and per seat
 SHOWN = 5  # card ids listed at most in one message
 
 
@@ -42,14 +42,6 @@ def check(game: Game, action: int | None = None) -> list[str]:
     cards, sound = _cards(game)
     found = [*cards, *(_hidden(game) if sound else ()), *_moves(game)]
     return [f"{label}, after action {n}: {detail}" for label, detail in found]
-
-
-def round_bound(game: Game) -> int:
-    """The most actions (plays and passes) one round may take before it counts as endless:
-    ROUND_FACTOR for every card of the deck and every seat. The engine stops only rounds in
-    which nobody decides anything; a round whose plays go on for ever passes that guard, and
-    this one catches it."""
-    return ROUND_FACTOR * game.c.deck_size * game.n
 
 
 class Checker:

@@ -131,7 +131,8 @@ def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, se
     """Play match `index` to its end: a function of the compiled ruleset, the seats, the index
     and the seeds alone. With `checker`, every action is checked and the match's failures carry
     its number; with `keep_game`, the match holds its finished game."""
-    game = Game(compiled, game_seed)
+    global playing
+    game = playing = Game(compiled, game_seed)
     bots, moves = seat_bots(seats, compiled.players, bot_seed, record)
     checked, failures = 0, ()
     if checker is None:
@@ -144,6 +145,9 @@ def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, se
     return Match(index, game_seed, st.over, len(st.results), st.plays, tuple(st.totals), tuple(game.winners()),
                  tuple(r.reason for r in st.results), None if moves is None else tuple(moves), checked, failures,
                  game if keep_game else None)
+
+
+playing: Game | None = None  # the match this process is playing, for a progress display to read
 
 
 def seat_bots(seats: tuple[str, ...] | None, players: int, bot_seed: int, record: bool) -> tuple[list, list | None]:
@@ -241,7 +245,8 @@ def _play_in_worker(chunk: Chunk) -> list[Match]:
 
 def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], None] | None = None,
         record: Callable[[Match], None] | None = None, invariants: Checker | None = None, *,
-        seats: tuple[str, ...] | None = None, workers: int = 1, ray: str | None = None) -> Stats:
+        seats: tuple[str, ...] | None = None, workers: int = 1, ray: str | None = None,
+        tally: Tally | None = None) -> Stats:
     """Play `games` matches, every seat a `RandomBot` (or a bot of the kind `seats` gives it);
     call `progress(done)` after each match.
     Raises `engine.EngineError` when the ruleset cannot go on (a round that cannot end).
@@ -249,20 +254,22 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
     (`match.game` is the finished game when this process played it: `workers` 1, no `ray`).
     With `invariants`, it plays every match and checks it after every action; a match that,
     once dealt, fails to end is one of its failures, not an error, and counts in the figures as
-    it stands. `workers` and `ray` say who plays (see `matches`); the figures are the same."""
+    it stands. `workers` and `ray` say who plays (see `matches`); the figures are the same.
+    Each match is added to `tally` (a new one by default) after `record`: a run that is
+    interrupted leaves the tally with the matches it finished, and at most one more log."""
     if games < 1:
         raise ValueError("games must be at least 1")
-    tally = Tally(compiled)
+    tally = Tally(compiled) if tally is None else tally
     start = time.perf_counter()
     played = matches(compiled, games, seed, seats=seats, record=record is not None, invariants=invariants,
                      workers=workers, ray=ray)
     try:
         for match in played:
+            if record is not None:
+                record(match)
             tally.add(match)
             if invariants is not None:
                 invariants.add(match.checked_actions, match.failures)
-            if record is not None:
-                record(match)
             if progress is not None:
                 progress(tally.games)
     finally:
@@ -271,32 +278,34 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
 
 
 class Tally:
-    """The figures of the matches played so far."""
+    """The figures of the matches played so far. A match is added in one step, so one that an
+    interrupt (Ctrl-C) cuts short counts whole or not at all and `stats` may be read after it."""
 
     def __init__(self, compiled: Compiled):
         self.players = compiled.players
-        self.rounds: list[int] = []
-        self.moves: list[int] = []
-        self.best: list[int] = []
-        self.wins = [0] * self.players
-        self.reasons = {name: 0 for name in compiled.model.round_end_names}
+        self.reason_names = compiled.model.round_end_names
+        self.matches: list[tuple[int, int, int, tuple[int, ...], tuple[str, ...]]] = []
 
     @property
     def games(self) -> int:
-        return len(self.rounds)
+        return len(self.matches)
 
     def add(self, match: Match) -> None:
-        self.rounds.append(match.rounds)
-        self.moves.append(match.plays)
-        self.best.append(match.totals[match.winners[0]])
-        for s in match.winners:
-            self.wins[s] += 1
-        for reason in match.reasons:
-            self.reasons[reason] += 1
+        self.matches.append((match.rounds, match.plays, match.totals[match.winners[0]], match.winners,
+                             match.reasons))
 
     def stats(self, seed: int, wall: float) -> Stats:
-        return Stats(self.games, self.players, seed, wall, self.games / max(wall, 1e-9), *_mean_sd(self.rounds),
-                     *_mean_sd(self.moves), *_mean_sd(self.best), tuple(self.wins), dict(self.reasons))
+        """The figures; at least one match must have been added."""
+        wins = [0] * self.players
+        reasons = {name: 0 for name in self.reason_names}
+        for *_, winners, ends in self.matches:
+            for s in winners:
+                wins[s] += 1
+            for reason in ends:
+                reasons[reason] += 1
+        rounds, moves, best = ([row[k] for row in self.matches] for k in range(3))
+        return Stats(self.games, self.players, seed, wall, self.games / max(wall, 1e-9), *_mean_sd(rounds),
+                     *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons)
 
 
 def _mean_sd(xs: list[int]) -> tuple[float, float]:
