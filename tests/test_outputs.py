@@ -102,13 +102,13 @@ def test_a_run_stopped_by_a_match_that_cannot_end_keeps_the_logs_before_it(tmp_p
 
     monkeypatch.setattr(selfplaying, "play_out", third_cannot_end)
     log = tmp_path / "run.jsonl"
-    done = cli("selfplay", "klats", "-p", "2", "-g", "5", "--log", log)
+    done = cli("selfplay", "klats", "-p", "2", "-g", "5", "--workers", "1", "--log", log)
     assert done.code == 1
-    assert f"match 3: round 1 cannot end: a test (the logs of the 2 matches before it are in {log})" in \
-        " ".join(done.stderr.split())
+    assert f"a match cannot go on: round 1 cannot end: a test (the logs of the 2 matches finished before are in " \
+           f"{log})" in " ".join(done.stderr.split())
     assert len(log.read_text().splitlines()) == 2
     played.clear()
     monkeypatch.setattr(selfplaying, "play_out", lambda game, bots: (_ for _ in ()).throw(EngineError("stuck")))
-    first = cli("selfplay", "klats", "-p", "2", "-g", "5", "--log", tmp_path / "none.jsonl")
-    assert first.code == 1 and "match 1: stuck" in first.stderr
+    first = cli("selfplay", "klats", "-p", "2", "-g", "5", "--workers", "1", "--log", tmp_path / "none.jsonl")
+    assert first.code == 1 and "a match cannot go on: stuck" in first.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.jsonl"]  # no empty log, no temporary file

@@ -127,7 +127,7 @@ def test_a_round_that_cannot_end_is_a_clear_error(tmp_path):
     path.write_text(STUCK, encoding="utf-8")
     result = cli("selfplay", str(path), "-p", "2", "--json")
     assert result.code == 1 and result.stdout == ""
-    assert f"error: {path}: match 1: round 1 cannot end" in result.stderr and "hint:" in result.stderr
+    assert f"error: {path}: a match cannot go on: round 1 cannot end" in result.stderr and "hint:" in result.stderr
 
 
 def test_a_missing_file_is_a_clear_error():
