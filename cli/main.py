@@ -25,6 +25,7 @@ COMMANDS = {
     "resume": ("play", "resume"),
     "selfplay": ("selfplay", "selfplay"),
     "diff": ("compare", "diff"),
+    "compare": ("measure", "compare"),
     "log": ("logs", "app"),
     "house": ("house", "app"),
 }

@@ -117,6 +117,7 @@ class Chunk:
     record: bool
     check: bool
     max_actions: int | None
+    play: Callable | None = None  # plays one match instead of `play_match`: (compiled, index, game seed, bots' seed)
 
 
 def seeds(seed: int) -> Iterator[tuple[int, int]]:
@@ -168,22 +169,30 @@ def seat_bots(seats: tuple[str, ...] | None, players: int, bot_seed: int, record
     return [recorders[id(bot)] for bot in bots], moves
 
 
-def play_chunk(compiled: Compiled, chunk: Chunk, keep_games: bool = False) -> list[Match]:
+def play_chunk(compiled: Compiled, chunk: Chunk, keep_games: bool = False) -> list:
+    """The chunk's matches: `Match`es, or what the chunk's own `play` returns for each."""
+    if chunk.play is not None:
+        return [chunk.play(compiled, chunk.first + k, game_seed, bot_seed)
+                for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
     checker = Checker(chunk.max_actions) if chunk.check else None
     return [play_match(compiled, chunk.first + k, game_seed, bot_seed, chunk.seats, chunk.record, checker,
                        keep_games) for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
 
 
 def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...] | None = None, record: bool = False,
-            invariants: Checker | None = None, workers: int = 1, ray: str | None = None) -> Iterator[Match]:
+            invariants: Checker | None = None, workers: int = 1, ray: str | None = None,
+            play: Callable | None = None) -> Iterator[Match]:
     """Play matches 0 .. games-1, in this process (`workers` 1), in a pool of `workers`
     processes, or on Ray (`ray`: a cluster's address, or "local" to start one here); yield them
     in match order whatever plays them, with their games when played in this process. Closing
-    the iterator stops the workers."""
+    the iterator stops the workers. With `play` (a function that pickles: module-level, or a
+    `functools.partial` of one), each match is `play(compiled, index, game_seed, bot_seed)` and
+    its result is yielded."""
     size = max(1, min(CHUNK, games // (max(workers, 1) * AHEAD) or 1))
     pairs = itertools.islice(seeds(seed), games)
     max_actions = invariants.max_actions if invariants is not None else None
-    chunks = (Chunk(first, tuple(itertools.islice(pairs, size)), seats, record, invariants is not None, max_actions)
+    chunks = (Chunk(first, tuple(itertools.islice(pairs, size)), seats, record, invariants is not None, max_actions,
+                    play)
               for first in range(0, games, size))
     if ray is not None:
         from . import distributed  # Ray is an optional extra: imported only when asked for
