@@ -262,7 +262,7 @@ def to_json(summaries: list[fig.Summary], pairs, titles: list[str], players: int
                     "p_value": d.test.p_value, "p_adjusted": d.p_adjusted, "effect": _finite(d.effect),
                     "significant": d.significant}
                    for a, b, rows in pairs for d in rows]
-    return {"players": players, "games": games, "seed": seed, "seats": list(seats), "alpha": fig.ALPHA,
+    return {"format": "cardrules-compare/1", "players": players, "games": games, "seed": seed, "seats": list(seats), "alpha": fig.ALPHA,
             "specs": specs, "differences": differences}
 
 

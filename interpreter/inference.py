@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from statistics import NormalDist, fmean, stdev
 from typing import Sequence
 
@@ -117,21 +118,28 @@ def t_two_sided(t: float, df: float) -> float:
     return incomplete_beta(df / (df + t * t), df / 2.0, 0.5)
 
 
+@lru_cache(maxsize=1024)  # intervals ask again and again for the same few (level, n - 1)
 def t_quantile(p: float, df: float) -> float:
-    """The t with P(T <= t) = p, for p in (0.5, 1): by bisection on the two-sided tail."""
-    tail = 2.0 * (1.0 - p)
+    """The t with P(T <= t) = p, for p in (0.5, 1): Newton's method from the normal quantile,
+    kept inside a shrinking bracket (a step that leaves it bisects instead)."""
+    tail = 1.0 - p  # the upper tail wanted
     low, high = 0.0, 1.0
-    while t_two_sided(high, df) > tail:
+    while t_two_sided(high, df) / 2.0 > tail:
         high *= 2.0
-    for _ in range(200):
-        mid = (low + high) / 2.0
-        if t_two_sided(mid, df) > tail:
-            low = mid
+    t = min(max(_NORMAL.inv_cdf(p), low), high)
+    log_density = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+    for _ in range(100):
+        excess = t_two_sided(t, df) / 2.0 - tail  # > 0: t is too small
+        if excess > 0:
+            low = t
         else:
-            high = mid
-        if high - low < 1e-12 * max(1.0, high):
+            high = t
+        density = math.exp(log_density - (df + 1) / 2 * math.log1p(t * t / df))
+        step = t + excess / density
+        t = step if low < step < high else (low + high) / 2.0
+        if abs(excess) < 1e-14 or high - low < 1e-12 * max(1.0, high):
             break
-    return (low + high) / 2.0
+    return t
 
 
 def chi_square_upper(x: float, df: float) -> float:
