@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 from rich import box
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
@@ -25,6 +26,7 @@ from .logs import writable_or_exit
 SKILLED = "ismcts"  # the seat kind whose win rate against random seats is the skill
 SPARK = "▁▂▃▄▅▆▇█"
 BAR_WIDTH = 12
+DIFFERENCES_WIDTH = 104  # the table of differences needs this many columns
 
 
 def compare(
@@ -164,6 +166,11 @@ def interval(low: float, high: float, rate: bool) -> str:
     return f"{number(low)} .. {number(high)}"
 
 
+def p_value(p: float) -> str:
+    """A p-value to two figures; below 0.0001 it is only that small."""
+    return f"{p:.2g}" if p >= 1e-4 else "<0.0001"
+
+
 def sparkline(values) -> str:
     counts = [count for _, _, count in fig.histogram(values)]
     top = max(counts)
@@ -215,9 +222,12 @@ def _print_differences(a: fig.Summary, b: fig.Summary, rows: list[fig.Difference
         style = "bold" if d.significant else ""
         table.add_row(Text(d.figure, style=style), value(d.a, rate), value(d.b, rate), Text(diff, style=style),
                       interval(d.test.low, d.test.high, rate),
-                      f"{d.test.p_value:.2g}", f"{d.p_adjusted:.2g}", f"{d.effect:+.2f}",
+                      p_value(d.test.p_value), p_value(d.p_adjusted), f"{d.effect:+.2f}",
                       Text("*" if d.significant else "", style="bold red"))
-    out.print(table)
+    # narrower, and rich would drop the column of the figures' names: on a narrow terminal, lines wrap
+    wide = Console(file=out.file, width=max(out.width, DIFFERENCES_WIDTH), highlight=False, soft_wrap=True,
+                   color_system=out.color_system, force_terminal=out.is_terminal)
+    wide.print(table)
 
 
 # ---------------------------------------------------------------- JSON

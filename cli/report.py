@@ -99,7 +99,7 @@ def _differences(rows: Sequence[fig.Difference]) -> str:
         marked = ' class="significant"' if d.significant else ""
         body.append(f"<tr{marked}><td>{_e(d.figure)}"
                     f"{' *' if d.significant else ''}</td><td>{_value(d.a.value, rate)}</td>"
-                    f"<td>{_value(d.b.value, rate)}</td><td>{_value(t.difference, rate)}</td>"
+                    f"<td>{_value(d.b.value, rate)}</td><td>{'+' if t.difference > 0 else ''}{_value(t.difference, rate)}</td>"
                     f"<td>{_value(t.low, rate)} .. {_value(t.high, rate)}</td><td>{'z' if rate else 'Welch t'}</td>"
                     f"<td>{t.p_value:.2g}</td><td>{d.p_adjusted:.2g}</td><td>{d.effect:+.2f}</td></tr>")
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
@@ -127,13 +127,15 @@ def _new(title: str, xlabel: str, ylabel: str):
 
 def _histograms(summaries: Sequence[fig.Summary], name: str, label: str) -> Figure:
     """One outline histogram per SPEC on shared bins: the distributions side by side."""
-    figure, axes = _new(label, label, "share of matches")
+    figure, axes = _new(f"{label} (the middle 99% of matches)", label, "share of matches")
     values = [s.figure(name).values for s in summaries]
-    everything = [v for vs in values for v in vs]
+    everything = sorted(v for vs in values for v in vs)
+    cut = len(everything) // 200  # a long tail would squeeze the rest into a bar or two
+    everything = everything[cut:len(everything) - cut]
     bins = fig.histogram(everything, 30)
     edges = [low for low, _, _ in bins] + [bins[-1][1]]
     for k, (s, vs) in enumerate(zip(summaries, values)):
-        axes.hist(vs, bins=edges, histtype="step", linewidth=1.8, color=COLOURS[k % len(COLOURS)],
+        axes.hist([min(max(v, edges[0]), edges[-1]) for v in vs], bins=edges, histtype="step", linewidth=1.8, color=COLOURS[k % len(COLOURS)],
                   weights=[1 / len(vs)] * len(vs), label=s.spec)
     axes.legend(fontsize="small")
     return figure
@@ -151,7 +153,8 @@ def _win_rates(summaries: Sequence[fig.Summary]) -> Figure:
                  yerr=[[e.value - e.low for e in estimates], [e.high - e.value for e in estimates]], capsize=3)
     axes.axhline(1 / players, color="#444", linestyle="--", linewidth=1, label="equal share")
     axes.set_xticks(range(players))
-    axes.legend(fontsize="small")
+    axes.set_ylim(0, axes.get_ylim()[1] * 1.3)  # room above the bars for the legend
+    axes.legend(fontsize="small", loc="upper right", ncol=2)
     return figure
 
 
