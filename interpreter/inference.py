@@ -198,19 +198,19 @@ def welch(a: Sequence[float], b: Sequence[float], level: float = LEVEL) -> Test:
     return Test(difference, difference - half, difference + half, t, t_two_sided(t, df))
 
 
-def two_proportions(x1: float, n1: int, x2: float, n2: int, level: float = LEVEL) -> Test:
-    """The z test of equal proportions x1/n1 and x2/n2 (pooled under the null), for p2 - p1,
-    with the unpooled (Wald) interval of the difference."""
-    if n1 <= 0 or n2 <= 0:
+def two_proportions(successes_a: float, n_a: int, successes_b: float, n_b: int, level: float = LEVEL) -> Test:
+    """The z test of equal proportions (pooled under the null), for p_b - p_a, with the
+    unpooled (Wald) interval of the difference."""
+    if n_a <= 0 or n_b <= 0:
         raise ValueError("no trials")
-    p1, p2 = x1 / n1, x2 / n2
-    pooled = (x1 + x2) / (n1 + n2)
-    difference = p2 - p1
-    se0 = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    p_a, p_b = successes_a / n_a, successes_b / n_b
+    pooled = (successes_a + successes_b) / (n_a + n_b)
+    difference = p_b - p_a
+    se0 = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
     if se0 == 0.0:  # all successes or none on both sides: nothing tells them apart
         return Test(difference, difference, difference, 0.0, 1.0)
     z = difference / se0
-    half = _z(level) * math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+    half = _z(level) * math.sqrt(p_a * (1 - p_a) / n_a + p_b * (1 - p_b) / n_b)
     return Test(difference, difference - half, difference + half, z, 2.0 * _NORMAL.cdf(-abs(z)))
 
 
@@ -245,9 +245,9 @@ def cohens_d(a: Sequence[float], b: Sequence[float]) -> float:
     return difference / math.sqrt(pooled)
 
 
-def cohens_h(p1: float, p2: float) -> float:
-    """The effect size of two proportions on the scale of Cohen's d: 2 asin sqrt p2 - 2 asin sqrt p1."""
-    return 2.0 * math.asin(math.sqrt(min(max(p2, 0.0), 1.0))) - 2.0 * math.asin(math.sqrt(min(max(p1, 0.0), 1.0)))
+def cohens_h(p_a: float, p_b: float) -> float:
+    """The effect size of two proportions on the scale of Cohen's d: 2 asin sqrt p_b - 2 asin sqrt p_a."""
+    return 2.0 * math.asin(math.sqrt(min(max(p_b, 0.0), 1.0))) - 2.0 * math.asin(math.sqrt(min(max(p_a, 0.0), 1.0)))
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
