@@ -65,8 +65,8 @@ def compare(
     if html is not None:
         _html_ready_or_exit(html, specs)
     loaded = [load_or_exit(spec, show_warnings=False) for spec in specs]
-    compiled = [compile_or_exit(one, players) for one in loaded]
-    count = compiled[0].players
+    count = compile_or_exit(loaded[0], players).players  # every SPEC with the same seats
+    compiled = [compile_or_exit(one, count) for one in loaded]
     try:
         kinds = seat_kinds(seats, count)
         skilled = (SKILLED,) + ("random",) * (count - 1)
@@ -86,13 +86,12 @@ def compare(
             except EngineError as e:
                 raise fail(f"{one.model.file}: {e}",
                            "every round needs an `end round` condition that the play can reach") from None
-            model = one.model
-            try:
-                summaries.append(fig.summarise(spec, records, model.round_end_names, [k.name for k in model.kinds],
-                                               model.match.winner == "lowest", skilled_records, SKILLED))
-            except ValueError:
+            if not any(record.over for record in records):
                 raise fail(f"{spec}: none of its {games} matches reached its end: {records[0].limit}",
-                           "every match must be able to end under these bots") from None
+                           "every match must be able to end under these bots")
+            model = one.model
+            summaries.append(fig.summarise(spec, records, model.round_end_names, [kind.name for kind in model.kinds],
+                                           model.match.winner == "lowest", skilled_records, SKILLED))
     pairs = [(summaries[0], b, fig.differences(summaries[0], b)) for b in summaries[1:]]
     titles = [one.model.title + one.model.selection for one in loaded]
     if as_json:

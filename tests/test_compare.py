@@ -224,3 +224,12 @@ def test_usage_errors_exit_2(tmp_path, args, words):
     path = write(tmp_path, "race.rules", RACE)
     result = cli("compare", path, *args)
     assert result.code == 2 and words in result.stderr, result.stderr
+
+
+def test_a_game_that_cannot_end_is_reported_not_hung(tmp_path):
+    from .test_selfplay import STUCK
+
+    path = write(tmp_path, "stuck.rules", STUCK)
+    result = cli("compare", path, "-g", "3")
+    assert result.code == 1 and "stuck.rules: round 1 cannot end" in result.stderr
+    assert "hint: every round needs an `end round`" in result.stderr and "Traceback" not in result.stderr
