@@ -233,3 +233,20 @@ def test_a_game_that_cannot_end_is_reported_not_hung(tmp_path):
     result = cli("compare", path, "-g", "3")
     assert result.code == 1 and "stuck.rules: round 1 cannot end" in result.stderr
     assert "hint: every round needs an `end round`" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_skill_seats_one_kind_at_every_seat_in_turn(tmp_path, monkeypatch):
+    """--skill goes through the one function that makes bots: with a stand-in for the skilled
+    kind (a random bot under its name), the skilled seat moves round and wins about 1/N."""
+    from cardrules.interpreter import bots
+
+    monkeypatch.setitem(bots.BOTS, "ismcts", bots.RandomBot)
+    compiled = compile_ruleset(race(), 3)
+    seated = [play_measured(compiled, index, 1, 2, seats=("ismcts", "random", "random"), rotate=True).seats
+              for index in range(4)]
+    assert [s.index("ismcts") for s in seated] == [0, 1, 2, 0]
+    path = write(tmp_path, "race.rules", RACE)
+    result = cli("compare", path, "-p", "3", "-g", "5", "--skill", "--skill-games", "60", "-w", "1", "--json")
+    assert result.code == 0, result.stderr
+    skill = json.loads(result.stdout)["specs"][0]["skill"]
+    assert skill["n"] == 60 and skill["low"] < 1 / 3 < skill["high"]
