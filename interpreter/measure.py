@@ -7,7 +7,8 @@ history a worker keeps only a few numbers per match (lead changes, drama, decisi
 curve), so a record stays small however long the match.
 
 The ruleset may be won by the lowest total: every reading of the lead turns the totals round
-first, so that "ahead" always means closer to winning.
+first, so that "ahead" always means closer to winning. Between tied winners, the lead is read
+for the first of them.
 """
 from __future__ import annotations
 
