@@ -121,8 +121,9 @@ class Record:
 
 
 def standing(game: Game) -> tuple[float, ...]:
-    """Each seat's total plus its score for the round under way, as the ruleset would score it
-    now; the totals once the match is over (its last round is in them already)."""
+    """Each seat's total plus its score for the round under way, as the ruleset scores the
+    position as it stands (no cleanup run first); the totals once the match is over (its last
+    round is in them already)."""
     st = game.state
     if st.over:
         return tuple(st.totals)
