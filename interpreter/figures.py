@@ -13,7 +13,7 @@ Matches stopped by a safety limit count in the limit's rate and in nothing else.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from statistics import pstdev
 from typing import Iterable, Sequence
 
@@ -58,7 +58,7 @@ class Summary:
     gap: tuple[Estimate, ...]  # the mean gap, winner minus best other seat, at each of BINS points
     round_ends: dict[str, int]  # rounds ended by each `end round`, in the ruleset's order
     skill: Estimate | None = None  # the skilled seat's win rate, when measured
-    limits: tuple[str, ...] = field(default=())  # why matches were stopped, each once
+    limits: tuple[str, ...] = ()  # why matches were stopped, each once
 
     def figure(self, name: str) -> Figure | None:
         return next((f for f in self.figures if f.name == name), None)
