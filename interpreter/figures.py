@@ -73,6 +73,11 @@ def _rate(name: str, group: str, successes: float, trials: int) -> Figure:
     return Figure(name, group, inference.wilson(successes, trials), None, successes, trials)
 
 
+def played(kind: str) -> str:
+    """The name of the figure of how often a card kind is played."""
+    return f"{kind} played"
+
+
 def seat_wins(seat: int) -> str:
     """The name of a seat's win rate."""
     return f"seat {seat} wins"
@@ -111,11 +116,9 @@ def summarise(spec: str, records: Sequence[Record], round_end_names: Iterable[st
                 _rate("comebacks", LEAD, sum(lead.behind > 0 for lead in leads), len(done)),
                 _mean(DECISIVENESS, LEAD, [lead.decisiveness for lead in leads])]
     for k, kind in enumerate(kind_names):
-        played = [r.cards[seat][k] for r in done for seat in range(players)]
-        if not any(played):
+        figures.append(_mean(played(kind), CARDS, [sum(r.cards[seat][k] for seat in range(players)) for r in done]))
+        if not figures[-1].estimate.value:
             continue
-        figures.append(_mean(f"{kind} played", CARDS,
-                             [sum(r.cards[seat][k] for seat in range(players)) for r in done]))
         seats_playing = [(i, seat) for i, r in enumerate(done) for seat in range(players) if r.cards[seat][k]]
         figures.append(_rate(f"{kind} players' wins", CARDS,
                              sum(shares[i][seat] for i, seat in seats_playing), len(seats_playing)))
@@ -126,10 +129,10 @@ def summarise(spec: str, records: Sequence[Record], round_end_names: Iterable[st
     figures.append(_rate(LIMIT, ENDS, len(records) - len(done), len(records)))
     skill_rate = None
     if skill:
-        played = [r for r in skill if r.over]
-        if played:
-            won = sum(_shares(r)[r.seats.index(skilled)] for r in played)
-            figures.append(_rate(f"{skilled} seat's wins", SKILL, won, len(played)))
+        ended = [r for r in skill if r.over]
+        if ended:
+            won = sum(_shares(r)[r.seats.index(skilled)] for r in ended)
+            figures.append(_rate(f"{skilled} seat's wins", SKILL, won, len(ended)))
             skill_rate = figures[-1].estimate
     gap = tuple(inference.mean_ci([lead.gap[b] for lead in leads]) for b in range(BINS))
     return Summary(spec, players, done[0].seats, len(records), len(done), tuple(figures),
@@ -156,11 +159,14 @@ class Difference:
 
 
 def differences(a: Summary, b: Summary) -> list[Difference]:
-    """Every figure the two summaries share, tested, sorted by effect size (largest first)."""
+    """Every figure of the two summaries, tested, sorted by effect size (largest first). A card
+    kind that only one side's ruleset has is played no times on the other."""
     rows = []
-    for fa in a.figures:
-        fb = b.figure(fa.name)
-        if fb is None or fa.is_rate != fb.is_rate:
+    names = [f.name for f in a.figures] + [f.name for f in b.figures if a.figure(f.name) is None]
+    for name in names:
+        fa, fb = a.figure(name), b.figure(name)
+        fa, fb = fa or _none_played(a, fb), fb or _none_played(b, fa)
+        if fa is None or fb is None or fa.is_rate != fb.is_rate:
             continue
         if fa.is_rate:
             if not fa.trials or not fb.trials:
@@ -177,6 +183,13 @@ def differences(a: Summary, b: Summary) -> list[Difference]:
     found = [Difference(fa.name, fa.group, fa.estimate, fb.estimate, fa.is_rate, test, effect, p)
              for (fa, fb, test, effect), p in zip(rows, adjusted)]
     return sorted(found, key=lambda d: (-abs(d.effect), d.test.p_value))
+
+
+def _none_played(side: Summary, other: Figure) -> Figure | None:
+    """On `side`, the figure of a card kind only the other side's ruleset has: played no times."""
+    if other.group != CARDS or other.is_rate:
+        return None
+    return _mean(other.name, CARDS, [0] * side.finished)
 
 
 def histogram(values: Sequence[float], bins: int = 12) -> tuple[tuple[float, float, int], ...]:

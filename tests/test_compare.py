@@ -250,3 +250,15 @@ def test_skill_seats_one_kind_at_every_seat_in_turn(tmp_path, monkeypatch):
     assert result.code == 0, result.stderr
     skill = json.loads(result.stdout)["specs"][0]["skill"]
     assert skill["n"] == 60 and skill["low"] < 1 / 3 < skill["high"]
+
+
+def test_a_card_kind_only_one_side_has_is_played_no_times_on_the_other():
+    bonus = load_text(RACE.replace('card leap { copies 2  face "leap" }',
+                                   'card leap { copies 2  face "leap" }\ncard bonus { copies 4  face "bonus" }'),
+                      "bonus.rules").model
+    a, b = summary(race(), 30, 1), summary(bonus, 30, 2)
+    assert a.figure(fig.played("bonus")) is None and b.figure(fig.played("bonus")).estimate.value > 0
+    row = next(d for d in fig.differences(a, b) if d.figure == fig.played("bonus"))
+    assert row.a.value == 0 and row.significant
+    back = next(d for d in fig.differences(b, a) if d.figure == fig.played("bonus"))  # and the other way round
+    assert back.b.value == 0 and back.test.difference == -row.test.difference
