@@ -31,7 +31,7 @@ DIFFERENCES_WIDTH = 104  # the table of differences needs this many columns
 
 def compare(
     specs: Annotated[list[str], typer.Argument(
-        metavar="SPEC...", help="Rulesets to measure: FILE, FILE@EDITION+VARIANT..., FILE+house:HOUSE.yaml. "
+        metavar="SPEC", help="Rulesets to measure: FILE, FILE@EDITION+VARIANT..., FILE+house:HOUSE.yaml. "
                                 "Each is compared with the first.", show_default=False)],
     players: Annotated[int | None, typer.Option("--players", "-p", help="Number of seats (default: the first "
                                                 "count the first SPEC allows).", show_default=False)] = None,
@@ -46,7 +46,7 @@ def compare(
                                                          "nothing else.")] = False,
     html: Annotated[Path | None, typer.Option("--html", metavar="FILE", help="Also write a self-contained HTML "
                                               "report with plots (needs matplotlib: pip install "
-                                              "'cardrules[plots]').", show_default=False)] = None,
+                                              "'cardrules\\[plots]').", show_default=False)] = None,
     skill: Annotated[bool, typer.Option("--skill", help=f"Also measure skill: the win rate of one {SKILLED} seat "
                                                         "against random seats, from every seat in turn.")] = False,
     skill_games: Annotated[int, typer.Option("--skill-games", help="Matches to play for the skill of each SPEC.")] = 50,
