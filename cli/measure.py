@@ -196,11 +196,10 @@ def _print_summary(s: fig.Summary, title: str, seed: int) -> None:
         table.add_row(Text("  " + f.name), value(f.estimate, f.is_rate), interval(f.estimate.low, f.estimate.high, f.is_rate),
                       Text(shape, style="cyan"))
     out.print(table)
-    first = s.figure(fig.seat_wins(0)).estimate
+    first = fig.first_seat_advantage(s)
     out.print(Text(f"fairness: chi-square {s.fairness.statistic:.2f} on {s.fairness.df} df, p = "
                    f"{s.fairness.p_value:.3g}{' (unequal shares)' if s.fairness.p_value < fig.ALPHA else ''}; "
-                   f"first seat's advantage {first.value - 1 / s.players:+.1%} "
-                   f"({first.low - 1 / s.players:+.1%} .. {first.high - 1 / s.players:+.1%})"))
+                   f"first seat's advantage {first.value:+.1%} ({first.low:+.1%} .. {first.high:+.1%})"))
     gap = " ".join(number(e.value) for e in s.gap[::4])
     out.print(Text(f"lead: mean gap winner vs best other seat over the match (every fifth of it): {gap}"))
     if s.limits:
@@ -255,6 +254,7 @@ def to_json(summaries: list[fig.Summary], pairs, titles: list[str], players: int
             "spec": s.spec, "title": title, "games": s.games, "finished": s.finished, "seats": list(s.seats),
             "seat_win_rates": [_estimate(s.figure(fig.seat_wins(seat)).estimate) for seat in range(s.players)],
             "fairness": {"chi_square": s.fairness.statistic, "df": s.fairness.df, "p_value": s.fairness.p_value},
+            "first_seat_advantage": _estimate(fig.first_seat_advantage(s)),
             "mean_turns": _estimate(s.figure(fig.TURNS).estimate),
             "lead_changes": _estimate(s.figure(fig.LEAD_CHANGES).estimate),
             "drama": _estimate(s.figure(fig.DRAMA).estimate),

@@ -85,8 +85,9 @@ def _summary(s: fig.Summary) -> str:
         e = f.estimate
         rows.append(f"<tr><td>{_e(f.name)}</td><td>{_value(e.value, f.is_rate)}</td>"
                     f"<td>{_value(e.low, f.is_rate)} .. {_value(e.high, f.is_rate)}</td></tr>")
-    fair = s.fairness
-    note = (f"<p class=\"note\">Fairness: chi-square {fair.statistic:.2f} on {fair.df} df, p = {fair.p_value:.3g}. "
+    fair, first = s.fairness, fig.first_seat_advantage(s)
+    note = (f"<p class=\"note\">Fairness: chi-square {fair.statistic:.2f} on {fair.df} df, p = {fair.p_value:.3g}; "
+            f"the first seat's advantage {first.value:+.1%} ({first.low:+.1%} .. {first.high:+.1%}). "
             f"{s.finished} of {s.games} matches reached their end.</p>")
     return f"<table><tr><th>figure</th><th>value</th><th>95% CI</th></tr>{''.join(rows)}</table>{note}"
 

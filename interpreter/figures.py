@@ -64,6 +64,12 @@ class Summary:
         return next((f for f in self.figures if f.name == name), None)
 
 
+def first_seat_advantage(summary: Summary) -> Estimate:
+    """Seat 0's win rate above an equal share (1/N), with its interval."""
+    won, fair = summary.figure(seat_wins(0)).estimate, 1 / summary.players
+    return Estimate(won.value - fair, won.low - fair, won.high - fair, 0.0, won.n)
+
+
 def _mean(name: str, group: str, values: Sequence[float]) -> Figure:
     values = tuple(float(v) for v in values)
     return Figure(name, group, inference.mean_ci(values), values)

@@ -156,6 +156,7 @@ def test_the_json_follows_its_schema(klats_vs_five_piles):
     first = klats_vs_five_piles["specs"][0]
     assert first["games"] == 120 and len(first["seat_win_rates"]) == 3
     assert sum(rate["value"] for rate in first["seat_win_rates"]) == pytest.approx(1.0)
+    assert first["first_seat_advantage"]["value"] == pytest.approx(first["seat_win_rates"][0]["value"] - 1 / 3)
 
 
 def test_a_seed_repeats_the_run_whatever_the_workers(tmp_path):
