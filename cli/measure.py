@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -77,7 +78,7 @@ def compare(
     workers = workers or os.cpu_count() or 1
     total = len(specs) * (games + (skill_games if skill else 0))
     summaries = []
-    with _bar(total, not as_json) as advance:
+    with _progress(total, not as_json) as advance:
         for k, (spec, one, table) in enumerate(zip(specs, loaded, compiled)):
             try:
                 records = measure(table, games, stream_seed(seed, k), kinds, workers=workers, progress=advance)
@@ -128,20 +129,13 @@ def _html_ready_or_exit(html: Path, specs: list[str]) -> None:
                    "pip install 'cardrules[plots]'") from None
 
 
-class _bar:
-    """A progress bar on stderr when it is a terminal; the call advances it by one match."""
-
-    def __init__(self, total: int, show: bool):
-        self.progress = Progress(TextColumn("compare"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                 console=err, transient=True, disable=not (show and err.is_terminal))
-        self.task = self.progress.add_task("", total=total)
-
-    def __enter__(self):
-        self.progress.__enter__()
-        return lambda: self.progress.advance(self.task)
-
-    def __exit__(self, *exc):
-        return self.progress.__exit__(*exc)
+@contextmanager
+def _progress(total: int, show: bool):
+    """A progress bar on stderr when it is a terminal; what it yields advances it by one match."""
+    with Progress(TextColumn("compare"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  transient=True, disable=not (show and err.is_terminal)) as bar:
+        task = bar.add_task("", total=total)
+        yield lambda: bar.advance(task)
 
 
 # ---------------------------------------------------------------- rich text
