@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
@@ -20,7 +19,7 @@ from rich.text import Text
 from ..interpreter import figures as fig
 from ..interpreter.engine import EngineError
 from ..interpreter.load import resolve, split_selection
-from ..interpreter.measure import SeatKindError, make_bots, measure, seat_kinds, stream_seed
+from ..interpreter.measure import SeatKindError, check_kinds, measure, seat_kinds, stream_seed
 from .common import EXIT_USAGE, compile_or_exit, err, fail, load_or_exit, out
 from .logs import writable_or_exit
 
@@ -72,7 +71,7 @@ def compare(
         kinds = seat_kinds(seats, count)
         skilled = (SKILLED,) + ("random",) * (count - 1)
         if skill:
-            make_bots(skilled, random.Random(0))
+            check_kinds(skilled)
     except SeatKindError as e:
         raise fail(e.message, e.hint, EXIT_USAGE) from None
     workers = workers or os.cpu_count() or 1

@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 from .bots import BOTS
 from .compile import Compiled
 from .engine import EngineError, Game
-from .selfplay import matches
+from .selfplay import matches, seat_bots
 
 MAX_DECISIONS = 200_000  # a match still going after this many decisions is stopped: a safety limit
 BINS = 20  # points on the normalised course of a match at which the gap curve is read
@@ -43,18 +43,16 @@ def seat_kinds(text: str, players: int) -> tuple[str, ...]:
     if len(kinds) != players:
         raise SeatKindError(f"--seats names {len(kinds)} seats for {players} players",
                             f"give one kind for every seat, or {players} separated by commas")
-    make_bots(kinds, random.Random(0))  # every kind must be one we have
-    return kinds
+    return check_kinds(kinds)
 
 
-def make_bots(kinds: Sequence[str], rng: random.Random) -> list:
-    """The bots of a match, one per seat kind, all drawing on `rng`. The one place where a seat
-    kind becomes a bot for `compare`."""
+def check_kinds(kinds: tuple[str, ...]) -> tuple[str, ...]:
+    """`kinds`, when a bot here plays each (`selfplay.seat_bots` makes them, for compare as for
+    self-play); else a `SeatKindError` naming the first that none does."""
     unknown = [kind for kind in kinds if kind not in BOTS]
     if unknown:
-        raise SeatKindError(f"seat kind not available: {unknown[0]!r}",
-                            f"the seat kinds here: {', '.join(BOTS)}")
-    return [BOTS[kind](rng) for kind in kinds]
+        raise SeatKindError(f"seat kind not available: {unknown[0]!r}", f"the seat kinds here: {', '.join(BOTS)}")
+    return kinds
 
 
 @dataclass(frozen=True)
@@ -148,7 +146,7 @@ def play_measured(compiled: Compiled, index: int, game_seed: int, bot_seed: int,
         shift = index % n
         seats = seats[n - shift:] + seats[:n - shift]
     game = Game(compiled, game_seed)
-    bots = make_bots(seats, random.Random(bot_seed))
+    bots, _ = seat_bots(seats, n, bot_seed, record=False)
     kinds = [card.kind for card in compiled.model.deck]
     kind_index = {kind.name: k for k, kind in enumerate(compiled.model.kinds)}
     kind_of_face = [kind_index[kind] for kind in kinds]

@@ -85,7 +85,7 @@ def test_measuring_a_match_does_not_change_it():
     plays from the same seeds, move for move."""
     compiled = compile_ruleset(load(KLATS).model, 3)
     for index, (game_seed, bot_seed) in zip(range(3), seeds(5)):
-        plain = play_match(compiled, index, game_seed, bot_seed)
+        plain = play_match(compiled, index, game_seed, bot_seed, ("random",) * 3)
         measured = play_measured(compiled, index, game_seed, bot_seed, seats=("random",) * 3)
         assert (measured.totals, measured.winners, measured.reasons, measured.plays, measured.rounds) == (
             plain.totals, plain.winners, plain.reasons, plain.plays, plain.rounds)
@@ -237,8 +237,8 @@ def test_a_game_that_cannot_end_is_reported_not_hung(tmp_path):
 
 
 def test_skill_seats_one_kind_at_every_seat_in_turn(tmp_path, monkeypatch):
-    """--skill goes through the one function that makes bots: with a stand-in for the skilled
-    kind (a random bot under its name), the skilled seat moves round and wins about 1/N."""
+    """--skill goes through the one function that makes bots (self-play's): with a stand-in for
+    the skilled kind (a random bot under its name), the skilled seat moves round and wins about 1/N."""
     from cardrules.interpreter import bots
 
     monkeypatch.setitem(bots.BOTS, "ismcts", bots.RandomBot)
