@@ -113,14 +113,8 @@ def compare(
 def _html_ready_or_exit(html: Path, specs: list[str]) -> None:
     """Refuse, before any match, an HTML path that is an input or cannot be written, and
     --html without matplotlib."""
-    writable_or_exit(html, "--html")
-    target = html.resolve()
-    for spec in specs:
-        selection = split_selection(spec)
-        inputs = [resolve(selection.path)] + ([Path(selection.house)] if selection.house else [])
-        if any(path.resolve() == target for path in inputs):
-            raise fail(f"--html {html} is one of the inputs ({spec})", "write the report to another file",
-                       EXIT_USAGE)
+    selections = [split_selection(spec) for spec in specs]
+    writable_or_exit(html, "--html", [path for s in selections for path in (resolve(s.path), s.house)])
     try:
         import matplotlib  # noqa: F401 - only asking whether it is there
     except ImportError:

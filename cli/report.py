@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from ..interpreter import figures as fig
 from ..interpreter.measure import BINS
-from .common import fail
+from .logs import write_or_exit
 from .measure import number
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -31,15 +31,8 @@ tr.significant td { font-weight: bold; background: #fff3d6; }
 
 def write_report(path: Path, summaries: Sequence[fig.Summary], pairs, titles: Sequence[str], games: int,
                  seed: int) -> None:
-    """Write the report to `path` (written whole to a file beside it first, then moved, so an
-    interrupted run leaves the old file or the new one, never half of one)."""
-    document = render(summaries, pairs, titles, games, seed)
-    temporary = path.with_name(path.name + ".part")
-    try:
-        temporary.write_text(document, encoding="utf-8")
-        temporary.replace(path)
-    except OSError as e:
-        raise fail(f"cannot write the report '{path}': {e.strerror or e}") from None
+    """Write the report to `path`, whole or not at all."""
+    write_or_exit(path, render(summaries, pairs, titles, games, seed))
 
 
 def render(summaries: Sequence[fig.Summary], pairs, titles: Sequence[str], games: int, seed: int) -> str:

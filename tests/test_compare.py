@@ -192,7 +192,7 @@ def test_the_html_report_is_one_file_with_its_plots(tmp_path):
 def test_the_html_report_never_overwrites_an_input(tmp_path):
     path = write(tmp_path, "race.rules", RACE)
     result = cli("compare", path, "-g", "5", "--html", path)
-    assert result.code == 2 and "one of the inputs" in result.stderr
+    assert result.code == 2 and "is an input of this command" in result.stderr
     assert path.read_text(encoding="utf-8") == RACE
 
 
