@@ -44,13 +44,21 @@ class Strong:
 
 
 @dataclass(frozen=True)
+class Link:
+    """A name that leads to the section `anchor` of the book."""
+
+    text: str
+    anchor: str
+
+
+@dataclass(frozen=True)
 class Note:
     """A reference to note `number` (from 1) of the book."""
 
     number: int
 
 
-Inline = str | Code | Strong | Note
+Inline = str | Code | Strong | Link | Note
 Line = tuple  # of Inline
 
 
@@ -126,7 +134,7 @@ class _Builder:
         names = lang if lang in model.languages else None
         self.compiled = compile_ruleset(model, model.counts[0], None, names)
         self.labels = {v.name: dict(v.labels).get(lang, v.name) for a in model.attributes for v in a.values}
-        self.kind_names = {k.name: dict(k.labels).get(lang, k.name) for k in model.kinds}
+        self.kind_names = {k.name: _kind_name(k, lang) for k in model.kinds}
         self.example: Example | None = None
 
     # -------------------------------------------------------------- words
@@ -175,7 +183,7 @@ class _Builder:
     def book(self) -> Book:
         model = self.model
         title = dict(model.names).get(self.lang, model.title)
-        sections = [self.reading(), self.aim(), self.components(), self.setup(), self.turn(), self.window(),
+        sections = [self.aim(), self.reading(), self.components(), self.setup(), self.turn(), self.window(),
                     self.cards(), self.plays(), self.end(), self.scoring(), self.options(), self.params()]
         subtitle = [self.say("players", counts=_counts(model.counts))]
         if model.documents:
@@ -200,10 +208,17 @@ class _Builder:
         mt = self.model.match
         return self.section("aim", "aim", [
             Paragraph(self.say("aim_highest" if mt.winner == "highest" else "aim_lowest") + self.note(mt.winner_provenance)),
-            Paragraph(self.say("aim_until", cond=self.code(mt.until)) + self.note(mt.until_provenance)),
+            Paragraph(self.until(mt.until) + self.note(mt.until_provenance)),
             Paragraph(self.say("aim_starter", expr=self.code(mt.starter)) + self.note(mt.starter_provenance)),
             Paragraph(self.say("players", counts=_counts(self.model.counts)) + self.note(self.model.players_provenance)),
         ])
+
+    def until(self, e) -> Line:
+        """When the match ends; a fixed number of rounds (`round >= N`) in words."""
+        match e:
+            case m.Op(op=">=", left=m.Ref(name="round"), right=m.Const(value=int() as n)):
+                return self.say("aim_rounds", count=(str(n),))
+        return self.say("aim_until", cond=self.code(e))
 
     def components(self) -> Section:
         model, w = self.model, self.words
@@ -219,7 +234,7 @@ class _Builder:
         for k in model.kinds:
             kind_faces = faces[k.name]
             rows.append(((Strong(self.kind_names[k.name]),) + self.note(k.provenance),
-                         (Code(dict(k.faces).get(self.lang, k.face)),) if len(kind_faces) > 1 else
+                         (Code(shown[kind_faces[0]]), " … ", Code(shown[kind_faces[-1]])) if len(kind_faces) > 2 else
                          self.listing([shown[c] for c in kind_faces], Code),
                          (str(k.copies),) + self.note(k.copies_provenance),
                          (str(sum(c.copies for c in kind_faces)),)))
@@ -296,7 +311,7 @@ class _Builder:
         return line + (self.say("step_when", cond=self.code(s.when)) if s.when is not None else ())
 
     def play_links(self, names) -> Line:
-        return self.listing(names, Strong)
+        return self.listing(names, lambda name: Link(name, f"play-{name}"))
 
     def window(self) -> Section | None:
         wd = self.model.window
@@ -312,7 +327,7 @@ class _Builder:
         timing = {TURN: "when_turn", WINDOW: "when_window", FINAL: "when_final"}
         for k in self.model.kinds:
             info = describe(self.compiled, k.name)
-            blocks = [Paragraph(self.say("kind_line", copies=str(info.copies), total=str(info.cards))
+            blocks = [Paragraph(self.say("kind_line", count=(str(info.copies),), total=str(info.cards))
                                 + self.note(k.provenance) + self.note(k.copies_provenance))]
             if len(info.faces) > 1:
                 blocks.append(Paragraph(self.say("kind_faces", faces=self.listing(info.faces, Code))))
@@ -322,12 +337,12 @@ class _Builder:
                     for x in ((", " if i else ""), Code(a), " = ", self.value_text(v)) if x))))
             uses = []
             for use in info.uses:
-                for when in use.timing:
-                    line = self.say("use_second" if use.second else "use", timing=self.words[timing[when]],
-                                    play=Strong(use.play))
-                    if use.condition:
-                        line += self.say("use_if", cond=Code(use.condition))
-                    uses.append(line)
+                line = self.say("use_second" if use.second else "use", play=Link(use.play, f"play-{use.play}"),
+                                timing=tuple(x for i, when in enumerate(use.timing)
+                                             for x in ((self.words["or"] if i else ""), self.words[timing[when]]) if x))
+                if use.condition:
+                    line += self.say("use_if", cond=Code(use.condition))
+                uses.append(line)
             blocks.append(Items(tuple(uses)) if uses else Paragraph(self.say("kind_unused")))
             title = self.kind_names[k.name]
             subsections.append(Section(f"card-{k.name}", (title,) if title == k.name else (title, " (", Code(k.name), ")"),
@@ -404,7 +419,7 @@ class _Builder:
     def end(self) -> Section:
         model = self.model
         blocks: list = [Items(tuple((Strong(r.name), ": ") + self.say("round_end", cond=self.code(r.cond))
-                                    + self.note(r.provenance) for r in model.round_ends))]
+                                    + self.note(r.provenance) for r in model.round_ends))] if model.round_ends else []
         if model.final is not None:
             f = model.final
             line = self.say("final_text", cond=self.code(f.when)) + self.note(f.provenance)
@@ -469,8 +484,8 @@ class _Builder:
             if o.combines:
                 lines.append(self.say("combines", names=self.listing(o.combines, Code)))
             lines.append(self.changes(o))
-            title = (self.words["edition" if o.kind == "edition" else "variant"].format(name=label(o)), " (", Code(o.name), ")")
-            blocks.append(Section(f"{o.kind}-{o.name}", title, (Paragraph(self.note(o.provenance)), Items(tuple(lines))), 3))
+            title = (self.say(o.kind, name=label(o)) + (" (", Code(o.name), ")") + self.note(o.provenance))
+            blocks.append(Section(f"{o.kind}-{o.name}", title, (Items(tuple(x for x in lines if x)),), 3))
         return self.section("options", "options", blocks)
 
     def changes(self, o: m.Option) -> Line:
@@ -503,6 +518,15 @@ class _Builder:
             ((Code(p.name),) + self.note(p.provenance), (Strong(str(p.default)),), (f"{p.low}..{p.high}",))
             for p in model.params))
         return self.section("params", "params", [Paragraph(self.say("params_intro")), table])
+
+
+def _kind_name(kind: m.CardKind, lang: str) -> str:
+    """A kind as the book names it: its name in the language, else its one face there, else its own name."""
+    names = dict(kind.labels)
+    if lang in names:
+        return names[lang]
+    face = dict(kind.faces).get(lang, kind.face)
+    return face if "{" not in face and lang in dict(kind.faces) else kind.name
 
 
 def _counts(counts: tuple[int, ...]) -> str:

@@ -43,6 +43,8 @@ def line(parts) -> str:
             out.append(f"<code>{escape(part.text)}</code>")
         elif isinstance(part, b.Strong):
             out.append(f"<strong>{escape(part.text)}</strong>")
+        elif isinstance(part, b.Link):
+            out.append(f'<a href="#{escape(part.anchor)}"><strong>{escape(part.text)}</strong></a>')
         elif isinstance(part, b.Note):
             out.append(f'<sup><a href="#note-{part.number}" id="ref-{part.number}">[{part.number}]</a></sup>')
         else:

@@ -31,6 +31,8 @@ def line(parts) -> str:
             out.append(code(part.text))
         elif isinstance(part, b.Strong):
             out.append(f"**{escape(part.text)}**")
+        elif isinstance(part, b.Link):
+            out.append(f"[**{escape(part.text)}**](#{escape(part.anchor)})")
         elif isinstance(part, b.Note):
             out.append(f"[^{part.number}]")
         else:
