@@ -136,6 +136,13 @@ class _Builder:
         self.labels = {v.name: dict(v.labels).get(lang, v.name) for a in model.attributes for v in a.values}
         self.kind_names = {k.name: _kind_name(k, lang) for k in model.kinds}
         self.example: Example | None = None
+        self.infos = {k.name: describe(self.compiled, k.name) for k in model.kinds}
+        self.played_with: dict[str, list[str]] = {}  # play -> the kinds it may take, first card or second
+        self.timing: dict[str, tuple[str, ...]] = {}
+        for kind, info in self.infos.items():
+            for use in info.uses:
+                self.played_with.setdefault(use.play, []).append(kind)
+                self.timing[use.play] = use.timing
 
     # -------------------------------------------------------------- words
 
@@ -324,9 +331,8 @@ class _Builder:
 
     def cards(self) -> Section:
         subsections = []
-        timing = {TURN: "when_turn", WINDOW: "when_window", FINAL: "when_final"}
         for k in self.model.kinds:
-            info = describe(self.compiled, k.name)
+            info = self.infos[k.name]
             blocks = [Paragraph(self.say("kind_line", count=(str(info.copies),), total=str(info.cards))
                                 + self.note(k.provenance) + self.note(k.copies_provenance))]
             if len(info.faces) > 1:
@@ -338,8 +344,7 @@ class _Builder:
             uses = []
             for use in info.uses:
                 line = self.say("use_second" if use.second else "use", play=Link(use.play, f"play-{use.play}"),
-                                timing=tuple(x for i, when in enumerate(use.timing)
-                                             for x in ((self.words["or"] if i else ""), self.words[timing[when]]) if x))
+                                timing=self.when(use.timing))
                 if use.condition:
                     line += self.say("use_if", cond=Code(use.condition))
                 uses.append(line)
@@ -348,6 +353,10 @@ class _Builder:
             subsections.append(Section(f"card-{k.name}", (title,) if title == k.name else (title, " (", Code(k.name), ")"),
                                        tuple(blocks), 3))
         return self.section("cards", "cards_section", subsections)
+
+    def when(self, timing: tuple[str, ...]) -> Line:
+        words = {TURN: "when_turn", WINDOW: "when_window", FINAL: "when_final"}
+        return tuple(x for i, when in enumerate(timing) for x in ((self.words["or"] if i else ""), self.words[words[when]]) if x)
 
     def value_text(self, v: str) -> str:
         """An attribute's value as the card section shows it (`a/b/c` for a kind's varying ones), in the book's language."""
@@ -371,7 +380,10 @@ class _Builder:
         key = {"": "dest_shared", "self": "dest_self", "any": "dest_any", "other": "dest_other", "seat": "dest_seat"}[p.dest_seats]
         line += self.say(key, zone=Code(p.dest_zone), seat=self.code(p.dest_seat) if p.dest_seat is not None else "")
         line += self.note(p.dest_provenance)
-        blocks: list = [Paragraph(line + self.note(p.provenance))]
+        kinds = self.played_with.get(p.name, [])
+        header = (self.say("play_with", cards=self.listing([self.kind_names[k] for k in kinds], lambda k: k),
+                           timing=self.when(self.timing[p.name])) if kinds else self.say("play_with_none"))
+        blocks: list = [Paragraph(header), Paragraph(line + self.note(p.provenance))]
         extra = []
         for key, placement in (("new_pile", p.new_pile), ("onto_pile", p.onto_pile)):
             if placement is not None:
