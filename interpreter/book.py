@@ -176,6 +176,39 @@ class _Builder:
     def code(self, e) -> Code:
         return Code(unparse(e))
 
+    def phrase(self, e, outer: str = "", last: bool = True) -> Line:
+        """A condition in words where its shape is one the book knows (and, or, comparisons,
+        counts, a card's attribute, some/every player), each part it does not know in code.
+        A quantifier is put in words only where nothing follows it, so its scope is plain."""
+        match e:
+            case m.Op(op="and" | "or" as op, left=left, right=right) if outer in ("", op):
+                return self.phrase(left, op, False) + (self.words[op],) + self.phrase(right, op, last)
+            case m.Op(op="==" | "!=" | "<" | "<=" | ">" | ">=" as op, left=left, right=right):
+                return self.say(_COMPARE[op], a=self.term(left), b=self.term(right))
+            case m.Quantifier(kind=kind, var=var, collection=m.Ref(name="seats"), body=body) if outer in ("", "and") and last:
+                return self.say(f"q_{kind}", var=Code(var), body=self.phrase(body, "q"))
+        return (self.code(e),)
+
+    def term(self, e) -> Line:
+        """A value inside a condition: a count, a card's attribute, a number, an enum value, a
+        param with its default; else code."""
+        match e:
+            case m.Call(function="count", args=(m.Call(function="piles", args=(zone,)),)):
+                return self.say("count_piles", zone=self.code(zone))
+            case m.Call(function="count", args=(m.ZoneRef() as zone,)):
+                return self.say("count_cards", zone=self.code(zone))
+            case m.AttrOf(obj=m.Ref(name="card"), attr=attr):
+                return self.say("card_attr", attr=Code(attr))
+            case m.Const(value=bool()):
+                return (self.code(e),)
+            case m.Const(value=int() as n):
+                return (str(n),)
+            case m.Const(value=str() as name):
+                return (Strong(self.labels.get(name, name)),)
+            case m.ParamRef(name=name):
+                return (Code(name), f" ({self.model.param(name).default})")
+        return (self.code(e),)
+
     def listing(self, names, style=Strong) -> Line:
         out: list = []
         for i, name in enumerate(names):
@@ -225,7 +258,7 @@ class _Builder:
         match e:
             case m.Op(op=">=", left=m.Ref(name="round"), right=m.Const(value=int() as n)):
                 return self.say("aim_rounds", count=(str(n),))
-        return self.say("aim_until", cond=self.code(e))
+        return self.say("aim_until", cond=self.phrase(e))
 
     def components(self) -> Section:
         model, w = self.model, self.words
@@ -252,14 +285,14 @@ class _Builder:
         if marks:
             lines = []
             for k, mk in marks:
-                where = self.say("mark_where", cond=self.code(mk.where)) if mk.where is not None else ()
+                where = self.say("mark_where", cond=self.phrase(mk.where)) if mk.where is not None else ()
                 key = "mark" if mk.count is not None else "mark_all"
                 lines.append((Strong(self.kind_names[k.name]), ": ") + self.say(
                     key, count=str(mk.count), where=where, name=Code(mk.name)) + self.note(mk.provenance))
             blocks.append(Items(tuple(lines)))
         if model.deck_rules:
             blocks.append(Paragraph(self.say("deck_rules")))
-            blocks.append(Items(tuple(self.say("deck_rule", name=Code(r.name), cond=self.code(r.where)) + self.note(r.provenance)
+            blocks.append(Items(tuple(self.say("deck_rule", name=Code(r.name), cond=self.phrase(r.where)) + self.note(r.provenance)
                                       for r in model.deck_rules)))
         blocks.append(self.deck_table())
         blocks.append(Table((w["zones"],), ((w["zone"],), (w["scope"],), (w["visibility"],), (w["holds"],)), tuple(
@@ -292,11 +325,11 @@ class _Builder:
         if isinstance(s, m.Deal):
             line = (self.say("deal_all", source=Code(s.source), dest=Code(s.dest)) if s.count is None else
                     self.say("deal", count=self.count(s.count), source=Code(s.source), dest=Code(s.dest)))
-            return line + (self.say("deal_where", cond=self.code(s.where)) if s.where is not None else ())
+            return line + (self.say("deal_where", cond=self.phrase(s.where)) if s.where is not None else ())
         line = (self.say("move_all", source=Code(s.source), dest=Code(s.dest)) if s.count is None else
                 self.say("move", count=self.count(s.count), source=Code(s.source), dest=Code(s.dest)))
         if s.where is not None:
-            line += self.say("move_where", cond=self.code(s.where))
+            line += self.say("move_where", cond=self.phrase(s.where))
         if self.model.zone(s.source).per_seat:
             line += self.say("move_each_seat", source=Code(s.source))
         return line
@@ -309,13 +342,13 @@ class _Builder:
         if isinstance(s, m.Draw):
             key = "draw" if self.model.zone(s.dest).per_seat else "draw_shared"
             line = self.say(key, count=self.count(s.count), source=Code(s.source), dest=Code(s.dest))
-            return line + (self.say("draw_when", cond=self.code(s.when)) if s.when is not None else ())
+            return line + (self.say("draw_when", cond=self.phrase(s.when)) if s.when is not None else ())
         plays = self.play_links(s.plays)
         key = "step_any" if s.repeat else "step_may" if s.optional else "step_one"
         line = self.say(key, plays=plays)
         if s.or_pass and not s.optional:
             line += self.say("step_pass")
-        return line + (self.say("step_when", cond=self.code(s.when)) if s.when is not None else ())
+        return line + (self.say("step_when", cond=self.phrase(s.when)) if s.when is not None else ())
 
     def play_links(self, names) -> Line:
         return self.listing(names, lambda name: Link(name, f"play-{name}"))
@@ -326,7 +359,7 @@ class _Builder:
             return None
         line = self.say("window_text", plays=self.play_links(wd.plays)) + self.note(wd.provenance)
         if wd.when is not None:
-            line += self.say("window_when", cond=self.code(wd.when))
+            line += self.say("window_when", cond=self.phrase(wd.when))
         return self.section("window", "window", [Paragraph(line)])
 
     def cards(self) -> Section:
@@ -370,12 +403,12 @@ class _Builder:
         own = self.model.zone(p.card_zone).per_seat
         line = self.say("play_card_own" if own else "play_card", zone=Code(p.card_zone))
         if p.card_filter is not None:
-            line += self.say("play_filter", cond=self.code(p.card_filter))
+            line += self.say("play_filter", cond=self.phrase(p.card_filter))
         line += self.note(p.card_provenance)
         if p.mate:
             line += self.say("play_mate", name=Code(p.mate.name), zone=Code(p.mate.zone))
             if p.mate.where is not None:
-                line += self.say("play_mate_where", cond=self.code(p.mate.where))
+                line += self.say("play_mate_where", cond=self.phrase(p.mate.where))
             line += self.note(p.mate.provenance)
         key = {"": "dest_shared", "self": "dest_self", "any": "dest_any", "other": "dest_other", "seat": "dest_seat"}[p.dest_seats]
         line += self.say(key, zone=Code(p.dest_zone), seat=self.code(p.dest_seat) if p.dest_seat is not None else "")
@@ -388,10 +421,10 @@ class _Builder:
         for key, placement in (("new_pile", p.new_pile), ("onto_pile", p.onto_pile)):
             if placement is not None:
                 extra.append((self.say(key) if placement.expr is None else
-                              self.say(key + "_when", cond=self.code(placement.expr))) + self.note(placement.provenance))
+                              self.say(key + "_when", cond=self.phrase(placement.expr))) + self.note(placement.provenance))
         if p.choose:
             c = p.choose
-            where = self.say("choose_where", cond=self.code(c.where)) if c.where is not None else ()
+            where = self.say("choose_where", cond=self.phrase(c.where)) if c.where is not None else ()
             key = f"choose_{c.kind}_{'other' if c.seats == 'other' else 'any'}"
             extra.append(self.say(key, name=Code(c.name), zone=Code(c.zone or ""), where=where) + self.note(c.provenance))
         if extra:
@@ -403,10 +436,10 @@ class _Builder:
 
     def effect(self, e) -> Line:
         if isinstance(e, m.Merge):
-            where = self.say("merge_where", cond=self.code(e.where)) if e.where is not None else ()
+            where = self.say("merge_where", cond=self.phrase(e.where)) if e.where is not None else ()
             return self.say("merge", var=Code(e.var), coll=self.code(e.collection), where=where)
         if isinstance(e, m.MoveCards):
-            where = (self.say("move_cards_where", var=Code(e.var or "card"), cond=self.code(e.where))
+            where = (self.say("move_cards_where", var=Code(e.var or "card"), cond=self.phrase(e.where))
                      if e.where is not None else ())
             parts = dict(source=self.code(e.source), dest=self.code(e.dest), where=where,
                          random=self.words["at_random"] if e.random else "")
@@ -430,11 +463,11 @@ class _Builder:
 
     def end(self) -> Section:
         model = self.model
-        blocks: list = [Items(tuple((Strong(r.name), ": ") + self.say("round_end", cond=self.code(r.cond))
+        blocks: list = [Items(tuple((Strong(r.name), ": ") + self.say("round_end", cond=self.phrase(r.cond))
                                     + self.note(r.provenance) for r in model.round_ends))] if model.round_ends else []
         if model.final is not None:
             f = model.final
-            line = self.say("final_text", cond=self.code(f.when)) + self.note(f.provenance)
+            line = self.say("final_text", cond=self.phrase(f.when)) + self.note(f.provenance)
             if f.seat_order:
                 line += self.say("final_seat_order")
             blocks.append(Section("final", (self.words["final"], " (", Strong(f.name), ")"), (
@@ -530,6 +563,9 @@ class _Builder:
             ((Code(p.name),) + self.note(p.provenance), (Strong(str(p.default)),), (f"{p.low}..{p.high}",))
             for p in model.params))
         return self.section("params", "params", [Paragraph(self.say("params_intro")), table])
+
+
+_COMPARE = {"==": "is", "!=": "is_not", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
 
 def _kind_name(kind: m.CardKind, lang: str) -> str:

@@ -206,3 +206,21 @@ def test_the_command_reports_bad_input_and_usage(tmp_path):
                                                                                      "to rowz of any seat"))
     r = cli("book", broken)
     assert r.code == 1 and "broken.rules:" in r.stderr and "^" in r.stderr and r.stdout == ""
+
+
+def test_conditions_in_words_keep_their_scope():
+    """A condition the book knows the shape of is put in words; a quantifier with more after it
+    stays in code, so no reader can stretch its scope over what follows."""
+    text = (RULESETS / "klats.rules").read_text(encoding="utf-8")
+    builder = b._Builder(load_text(text, "k.rules").model, "en")
+    said = builder.phrase(builder.model.round_ends[1].cond)
+    assert said == ("the number of cards in ", b.Code("draw"), " is ", "0", " and ", "for every player ", b.Code("s"),
+                    ", ", "the number of cards in ", b.Code("hand of s"), " is ", "0")
+    swapped = text.replace("count(draw) == 0 and every s in seats: count(hand of s) == 0",
+                           "(every s in seats: count(hand of s) == 0) and count(draw) == 0")
+    builder = b._Builder(load_text(swapped, "k.rules").model, "ru")
+    said = builder.phrase(builder.model.round_ends[1].cond)
+    assert said == (b.Code("every s in seats: count(hand of s) == 0"), " и ", "число карт в ", b.Code("draw"),
+                    " равно ", "0")
+    params = builder.phrase(builder.model.plays[0].new_pile.expr)
+    assert params[-2:] == (b.Code("max_piles"), " (6)")  # a param with its default
