@@ -10,6 +10,7 @@ import typer
 from ..interpreter.book_words import LANGUAGES
 from ..interpreter.load import resolve, split_selection
 from .common import EXIT_USAGE, Edition, House, Variants, err, fail, load_or_exit
+from .logs import writable_or_exit, write_or_exit
 from .inspect import RULESET_HELP
 
 FORMATS = ("md", "html")
@@ -34,12 +35,9 @@ def book(
         raise fail(f"--lang {lang!r}: the book is written in {', '.join(LANGUAGES)}", "e.g. --lang ru", EXIT_USAGE)
     if form not in FORMATS:
         raise fail(f"--format {form!r} is not one of {', '.join(FORMATS)}", "e.g. --format html", EXIT_USAGE)
-    spec = split_selection(file)
     if output is not None:
-        inputs = [resolve(spec.path)] + [Path(h) for h in (spec.house, house) if h]
-        if any(output.exists() and p.exists() and output.resolve() == p.resolve() for p in inputs):
-            raise fail(f"refusing to write the book over {output}: it is an input", "give another file with -o",
-                       EXIT_USAGE)
+        spec = split_selection(file)
+        writable_or_exit(output, "--output", [resolve(spec.path), house or spec.house])
     loaded = load_or_exit(file, edition, variant, house)
     from ..interpreter import book as building  # the engine and the diff: only once the ruleset loads
     from ..interpreter import book_html, book_markdown
@@ -48,10 +46,5 @@ def book(
     if output is None:
         typer.echo(text, nl=False)
         return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except IsADirectoryError:
-        raise fail(f"cannot write {output}: it is a directory", "give a file name, e.g. -o book.html") from None
-    except OSError as e:
-        raise fail(f"cannot write {output}: {e.strerror or e}", "check that its folder exists and is writable") from None
+    write_or_exit(output, text)
     err.print(f"wrote {output}", markup=False)

@@ -194,7 +194,11 @@ def test_the_command_refuses_to_write_over_its_inputs(tmp_path):
     shutil.copy(RULESETS / "klats.rules", rules)
     before = rules.read_bytes()
     r = cli("book", rules, "-o", rules)
-    assert r.code == 2 and "it is an input" in r.stderr and rules.read_bytes() == before
+    assert r.code == 2 and "is an input" in r.stderr and rules.read_bytes() == before
+    house = RULESETS / "house" / "klats_big_hands.yaml"
+    before = house.read_bytes()
+    r = cli("book", f"klats+house:{house}", "--format", "html", "-o", house)
+    assert r.code == 2 and "is an input" in r.stderr and house.read_bytes() == before
 
 
 def test_the_command_reports_bad_input_and_usage(tmp_path):
