@@ -414,7 +414,7 @@ class _Builder:
         line += self.say(key, zone=Code(p.dest_zone), seat=self.code(p.dest_seat) if p.dest_seat is not None else "")
         line += self.note(p.dest_provenance)
         kinds = self.played_with.get(p.name, [])
-        header = (self.say("play_with", cards=self.listing([self.kind_names[k] for k in kinds], lambda k: k),
+        header = (self.say("play_with", cards=self.listing(kinds, lambda k: Link(self.kind_names[k], f"card-{k}")),
                            timing=self.when(self.timing[p.name])) if kinds else self.say("play_with_none"))
         blocks: list = [Paragraph(header), Paragraph(line + self.note(p.provenance))]
         extra = []

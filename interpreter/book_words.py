@@ -14,7 +14,7 @@ WORDS: dict[str, dict[str, str]] = {
         "reading": "How to read this book",
         "reading_text": "Names of zones, plays and defines are the ruleset's own. Where a condition is not put in words it is"
                         " shown as the rules write it, in code style. In it, `self` is the player making the play, `card` the"
-                        " card played, `pile` the pile it goes onto, `owner` the player whose zone receives it, `players` the"
+                        " card played, `pile` the pile it goes onto, `target` the zone it goes to, `owner` the player whose zone receives it, `players` the"
                         " number of players, `round` the round number (the first is 0), `totals` the match totals so far."
                         " Numbers in brackets point to the notes at the end: where each rule comes from.",
         "aim": "The aim",
@@ -199,7 +199,7 @@ WORDS: dict[str, dict[str, str]] = {
         "reading": "Как читать эту книгу",
         "reading_text": "Названия зон, розыгрышей и определений взяты из правил как есть. Условие, которое не пересказано словами,"
                         " показано так, как его пишут правила, моноширинным шрифтом. В нём `self` — игрок, который делает"
-                        " розыгрыш, `card` — разыгранная карта, `pile` — стопка, на которую она ложится, `owner` — игрок,"
+                        " розыгрыш, `card` — разыгранная карта, `pile` — стопка, на которую она ложится, `target` — зона, куда она идёт, `owner` — игрок,"
                         " в чью зону она попадает, `players` — число игроков, `round` — номер раунда (первый — 0),"
                         " `totals` — суммы очков партии. Числа в скобках ведут к примечаниям в конце: откуда взято каждое правило.",
         "aim": "Цель игры",
