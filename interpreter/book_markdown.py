@@ -2,6 +2,7 @@
 marks, and `<` and `&`, which Markdown would pass on as HTML."""
 from __future__ import annotations
 
+import html
 import re
 
 from . import book as b
@@ -32,7 +33,7 @@ def line(parts) -> str:
         elif isinstance(part, b.Strong):
             out.append(f"**{escape(part.text)}**")
         elif isinstance(part, b.Link):
-            out.append(f"[**{escape(part.text)}**](#{escape(part.anchor)})")
+            out.append(f"[**{escape(part.text)}**](#{part.anchor})")  # anchors are the ruleset's identifiers
         elif isinstance(part, b.Note):
             out.append(f"[^{part.number}]")
         else:
@@ -54,7 +55,7 @@ def render(book: b.Book) -> str:
 
 
 def _section(s: b.Section) -> list[str]:
-    out = [f'<a id="{s.anchor}"></a>', "", f"{'#' * s.level} {line(s.title)}", ""]
+    out = [f'<a id="{html.escape(s.anchor)}"></a>', "", f"{'#' * s.level} {line(s.title)}", ""]
     for block in s.blocks:
         out += _block(block)
     return out
