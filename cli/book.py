@@ -42,7 +42,14 @@ def book(
     from ..interpreter import book as building  # the engine and the diff: only once the ruleset loads
     from ..interpreter import book_html, book_markdown
 
-    text = (book_html if form == "html" else book_markdown).render(building.build(loaded.model, lang))
+    from ..interpreter.compile import ConfigError
+
+    try:
+        built = building.build(loaded.model, lang)
+    except ConfigError as e:
+        raise fail(f"{loaded.model.file}: {e}", "the book compiles the ruleset for its smallest player count, "
+                   "params at their defaults: make that count playable") from None
+    text = (book_html if form == "html" else book_markdown).render(built)
     if output is None:
         typer.echo(text, nl=False)
         return
