@@ -228,3 +228,11 @@ def test_conditions_in_words_keep_their_scope():
                     " равно ", "0")
     params = builder.phrase(builder.model.plays[0].new_pile.expr)
     assert params[-2:] == (b.Code("max_piles"), " (6)")  # a param with its default
+
+
+def test_a_ruleset_whose_deal_cannot_run_is_a_clear_failure(tmp_path):
+    rules = tmp_path / "big.rules"
+    rules.write_text((RULESETS / "klats.rules").read_text(encoding="utf-8").replace(
+        "param hand_size = 3 in 1..10", "param hand_size = 50 in 1..60"), encoding="utf-8")
+    r = cli("book", rules)
+    assert r.code == 1 and "big.rules" in r.stderr and "cannot deal" in r.stderr and r.stdout == ""
