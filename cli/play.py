@@ -24,7 +24,7 @@ from rich.text import Text
 from ..interpreter import gamelog, outputs
 from ..interpreter.bots import BOTS
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
-from ..interpreter.engine import EngineError, Game, RoundResult
+from ..interpreter.engine import EngineError, Game, RoundResult, new_game
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
@@ -153,7 +153,7 @@ class Session:
             err.print("nothing to undo: no person has moved yet", markup=False)
             return
         count = len(self.moves) - last
-        game = Game(self.game.c, self.game.seed)
+        game = new_game(self.game.c, self.game.seed)
         for text in self.moves[:last]:
             game.apply(text)
         taken = self.moves[last:]
@@ -401,7 +401,7 @@ def play(
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
     try:
-        game = Game(compiled, seed)
+        game = new_game(compiled, seed)
     except EngineError as e:
         raise fail(f"the match cannot start: {e}", e.hint) from None
     journal = None

@@ -1,0 +1,686 @@
+"""The checked model compiled to Python source, the way jinja2 compiles a template: one module
+per (ruleset, selection, player count, params), with every condition inlined, the names in
+scope held in locals instead of env slots, and loops only over what can change.
+
+Safety: the generated text is made of identifiers this module makes (`v3`, `A0`, `P2`, ...),
+Python keywords and operators, and constants written with `repr` of checked ints, bools and
+strings (an attribute's enum value). No name, face or text of the ruleset file is ever written
+into the source: zones, plays, attributes and faces are numbered, and the objects they stand
+for (attribute tables, compiled plays) are handed to the module's namespace, never spelled.
+The source is ours, so running it with `exec` runs nothing of the file's.
+
+The generated functions compute exactly what the closures of `compile.py` compute (the engine
+in `engine.py` stays the plain reference; `tests/test_codegen.py` and
+`bench/engine_equivalence.py` hold the two equal move by move). Every construct of the
+expression language is inlined; effects stay the compiled closures, which the fast engine
+calls as the reference does.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import weakref
+from dataclasses import dataclass, field
+
+from . import model as m
+from .compile import FIXED_SLOTS, SELF, ZONES, Compiled, CPlay, CStep
+
+# The context names a generated function may read from the env, as the closures do, when the
+# function does not hold them in a local: `round` and `totals` in `until`, `passes` anywhere.
+_ENV_NAMES = FIXED_SLOTS
+
+
+class CodegenError(Exception):
+    """A model the generator cannot write (never from a checked ruleset: a bug to report)."""
+
+
+def _literal(value) -> str:
+    """A checked constant as Python source: only ints, bools and strings, by `repr`."""
+    if type(value) in (int, bool, str):
+        return repr(value)
+    raise CodegenError(f"not a constant the generator writes: {type(value).__name__}")
+
+
+@dataclass
+class Reads:
+    """What a piece of generated code reads besides its locals: zones (by index) read at any
+    seat, zones read only at the seat in question (its hand), and whether it reads the
+    counters that change without a zone changing (`passes`, `passed`, `round`, `totals`)."""
+
+    zones: set[int] = field(default_factory=set)
+    own: set[int] = field(default_factory=set)
+    counters: bool = False
+
+
+class _Writer:
+    def __init__(self):
+        self.lines: list[str] = []
+        self.depth = 0
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    def indent(self) -> None:
+        self.depth += 1
+
+    def dedent(self) -> None:
+        self.depth -= 1
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated module: its source (for reading and tests) and its functions by role."""
+
+    source: str
+    generate: dict[int, object]  # id(CStep) -> fn(env, seat) -> actions (no pass)
+    round_end: object  # fn(env, dirty) -> name or None, testing the conditions flagged dirty
+    when: dict[int, object]  # id(CStep) -> fn(env) -> bool, as the step's closure
+    count: dict[int, object]  # id(CStep) of a draw -> fn(env) -> int
+    final_when: object | None  # fn(env) -> bool; these four are drop-ins for the closures
+    score: object
+    until: object
+    starter: object
+    window_reads: tuple[Reads, ...] | None  # what each of the window's plays reads
+    round_end_reads: tuple[Reads, ...]  # per end-round condition
+
+
+class _Generator:
+    def __init__(self, c: Compiled):
+        self.c = c
+        self.model = c.model
+        self.fresh_count = 0
+        self.w = _Writer()
+        self.reads = Reads()
+        self.attr_ids = {a: i for i, a in enumerate(c.attributes)}
+        self.memo: dict = {}  # a subexpression -> the local that holds its value here
+        self.top: list[str] = []  # module-level lines: tables worked out once
+
+    # ------------------------------------------------------------ hoisting
+
+    def hoist(self, exprs, known: set[str], scope: dict[str, str]) -> None:
+        """Compute, here, once, every largest subexpression of `exprs` that reads only names in
+        `known`: the loops below read it from a local. Expressions are pure, so computing one
+        that a short-circuit would have skipped changes no result."""
+        for e in exprs:
+            if e is not None:
+                self._hoist(e, known, scope)
+
+    def _hoist(self, e, known, scope) -> None:
+        if isinstance(e, (m.Const, m.ParamRef, m.Ref)) or e in self.memo:
+            return
+        if _free(e) <= known:
+            local = self.fresh("h")
+            self.w.line(f"{local} = {self.ex(e, scope)}")
+            self.memo[e] = local
+            return
+        if isinstance(e, (m.Each, m.Quantifier)):
+            self._hoist(e.collection, known, scope)
+            self._hoist(e.body, known - {e.var}, scope)
+            return
+        for child in _children(e):
+            self._hoist(child, known, scope)
+
+    # ------------------------------------------------------------ names
+
+    def fresh(self, prefix: str = "v") -> str:
+        self.fresh_count += 1
+        return f"{prefix}{self.fresh_count}"
+
+
+    # ------------------------------------------------------------ expressions
+
+    def ex(self, e, scope: dict[str, str]) -> str:
+        """`e` as a Python expression; `scope` maps the names in scope to their locals."""
+        hoisted = self.memo.get(e)
+        if hoisted is not None:
+            return hoisted
+        match e:
+            case m.Const(value=tuple() as values):
+                return "[" + ", ".join(_literal(v) for v in values) + "]"
+            case m.Const(value=value):
+                return _literal(value)
+            case m.ParamRef(name=name):
+                return _literal(int(self.c.params[name]))
+            case m.Ref(name=name):
+                return self.ref(name, scope)
+            case m.ZoneRef(zone=zone, seat=seat):
+                zi = self.c.zone_index[zone]
+                if seat is None:
+                    self.reads.zones.add(zi)
+                    return f"zones[{zi}]"
+                who = self.ex(seat, scope)
+                if isinstance(seat, m.Ref) and seat.name == "self" and scope.get("self") == "seat":
+                    self.reads.own.add(zi)
+                else:
+                    self.reads.zones.add(zi)
+                return f"zones[{zi}][{who}]"
+            case m.AttrOf(obj=obj, attr=attr, type=t):
+                table = f"A{self.attr_ids[attr]}"
+                if t.startswith("list:"):
+                    x = self.fresh("x")
+                    return f"[{table}[{x}] for {x} in {self.ex(obj, scope)}]"
+                return f"{table}[{self.ex(obj, scope)}]"
+            case m.Call(function=fn, args=(arg,)):
+                return self.call(fn, arg, scope)
+            case m.Each(function=fn, var=var, collection=coll, body=body):
+                v = self.fresh()
+                c = self.ex(coll, scope)
+                b = self.ex(body, {**scope, var: v})
+                if fn == "count":
+                    return f"sum(1 for {v} in {c} if {b})"
+                if fn == "sum":
+                    return f"sum([{b} for {v} in {c}])"
+                if fn == "max":
+                    return f"max([{b} for {v} in {c}], default=0)"
+                if fn == "product":
+                    return f"_prod([{b} for {v} in {c}])"
+                return f"min([{b} for {v} in {c}], default=0)"
+            case m.Defined(body=body):
+                return self.ex(body, scope)
+            case m.Op(op=op, left=left, right=right):
+                some = self.count_test(op, left, right, scope)
+                if some is not None:
+                    return some
+                a, b = self.ex(left, scope), self.ex(right, scope)
+                if op == "/":
+                    return f"_div({a}, {b})"
+                if op == "%":
+                    return f"_mod({a}, {b})"
+                if op not in ("and", "or", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*"):
+                    raise CodegenError(f"no operator {op!r}")
+                return f"({a} {op} {b})"
+            case m.Unary(op="not", operand=x):
+                return f"(not {self.ex(x, scope)})"
+            case m.Unary(operand=x):
+                return f"(-{self.ex(x, scope)})"
+            case m.If(cond=cnd, then=a, otherwise=b):
+                return f"({self.ex(a, scope)} if {self.ex(cnd, scope)} else {self.ex(b, scope)})"
+            case m.Quantifier(kind=kind, var=var, collection=coll, body=body):
+                v = self.fresh()
+                c = self.ex(coll, scope)
+                b = self.ex(body, {**scope, var: v})
+                return f"{'any' if kind == 'some' else 'all'}({b} for {v} in {c})"
+        raise CodegenError(f"cannot generate {type(e).__name__}")
+
+    def count_test(self, op: str, left, right, scope) -> str | None:
+        """`count(x in C where B) > 0` (or `== 0`) as `any(...)`: it stops at the first match."""
+        if not (isinstance(left, m.Each) and left.function == "count" and isinstance(right, m.Const)
+                and right.value == 0 and type(right.value) is int and op in (">", "==", "!=")):
+            return None
+        v = self.fresh()
+        c = self.ex(left.collection, scope)
+        b = self.ex(left.body, {**scope, left.var: v})
+        test = f"any({b} for {v} in {c})"
+        return f"(not {test})" if op == "==" else test
+
+    def ref(self, name: str, scope: dict[str, str]) -> str:
+        if name in scope:
+            return scope[name]
+        if name == "seats":
+            return "SEATS"
+        if name == "players":
+            return _literal(self.c.players)
+        if name in _ENV_NAMES:
+            if name in ("passes", "passed", "round", "totals"):
+                self.reads.counters = True
+            return f"env[{_ENV_NAMES[name]}]"
+        raise CodegenError(f"no local for a name in scope (#{len(name)})")
+
+    def call(self, fn: str, arg, scope) -> str:
+        x = self.ex(arg, scope)
+        t = arg.type
+        simple = x.isidentifier()
+        if fn == "count":
+            return f"sum(map(len, {x}))" if t == "zone:piles" else f"len({x})"
+        if fn in ("piles", "index") or (fn == "cards" and t != "zone:piles"):
+            return x
+        if fn == "cards":
+            p, y = self.fresh("p"), self.fresh("x")
+            return f"[{y} for {p} in {x} for {y} in {p}]"
+        if fn == "tops":
+            p = self.fresh("p")
+            return f"[{p}[-1] for {p} in {x}]"
+        if fn == "top":
+            if t == "pile" and simple:
+                return f"{x}[-1]"  # a pile is never empty
+            return f"({x}[-1] if {x} else NONE)" if simple else f"_top({x})"
+        if fn == "bottom":
+            if t == "pile" and simple:
+                return f"{x}[0]"
+            return f"({x}[0] if {x} else NONE)" if simple else f"_bottom({x})"
+        if fn == "product":
+            return f"_prod({x})"
+        if fn == "seat":
+            return f"({x} % {self.c.players})"
+        if fn == "sum":
+            return f"sum({x})"
+        if fn in ("max", "min"):
+            return f"{fn}({x}, default=0)"
+        if fn == "distinct":
+            return f"list(dict.fromkeys({x}))"
+        raise CodegenError(f"cannot generate call {fn!r}")
+
+    # ------------------------------------------------------------ functions
+
+    def function(self, name: str, params: str) -> None:
+        """`def name(env, ...)`: like a closure, it reads the env, its zones in a local."""
+        self.w.line(f"def {name}({params}):")
+        self.w.indent()
+        self.w.line(f"zones = env[{ZONES}]")
+
+    def end(self) -> None:
+        self.w.dedent()
+        self.w.line("")
+
+    def expression_function(self, name: str, e, scope: dict | None = None) -> None:
+        """A drop-in for the closure of `e`: `fn(env)`, the context names read from the env."""
+        self.function(name, "env")
+        self.reads = Reads()
+        self.w.line(f"return {self.ex(e, scope or {})}")
+        self.end()
+
+    def generator(self, name: str, step: CStep) -> None:
+        """The distinct actions of a play step or a window for `seat`, in the order the
+        reference engine lists them."""
+        w = self.w
+        self.function(name, "env, seat")
+        w.line(f"env[{SELF}] = seat")
+        w.line("out = []")
+        w.line("add = out.append")
+        distinct: dict[int, str] = {}
+        for play in step.plays:
+            self.play_actions(play, distinct)
+        w.line("return out")
+        self.end()
+
+    def window(self, name: str, step: CStep) -> list[Reads]:
+        """`fn(env, seat, parts)`: the window's actions for `seat`, each play's share kept in
+        `parts` (None: to compute). A share is SHALLOW when the seat's hand alone rules the play
+        out: only a change of that hand can change it. Returns what each play reads."""
+        w = self.w
+        self.function(name, "env, seat, parts")
+        w.line(f"env[{SELF}] = seat")
+        w.line("out = []")
+        reads = []
+        zones_of_hands = sorted({p.card_zone for p in step.plays})
+        for z in zones_of_hands:
+            w.line(f"d{z} = None")
+        for k, play in enumerate(step.plays):
+            self.reads = Reads()
+            w.line(f"part = parts[{k}]")
+            w.line("if part is None:")
+            w.indent()
+            w.line("part = SHALLOW")
+            self.play_actions(play, {}, share=True)
+            w.line(f"parts[{k}] = part")
+            w.dedent()
+            w.line("if part:")
+            w.line("    out += part")
+            reads.append(self.reads)
+        w.line("return out")
+        self.end()
+        return reads
+
+    def play_actions(self, play: CPlay, distinct: dict[int, str], share: bool = False) -> None:
+        w, P, model = self.w, f"P{play.index}", play.model
+        memo = dict(self.memo)
+        scope = {"self": "seat"}
+        self.reads.own.add(play.card_zone)
+        hand = f"hand{play.card_zone}"
+        w.line(f"{hand} = zones[{play.card_zone}][seat]")
+        w.line(f"if {hand}:")
+        w.indent()
+        d = f"d{play.card_zone}" if share else distinct.get(play.card_zone)
+        if d is None or share:  # a hand's distinct faces, once for all the plays from it
+            if share:
+                w.line(f"if {d} is None:")
+                w.indent()
+            else:
+                d = distinct[play.card_zone] = self.fresh("faces")
+            w.line(f"{d} = {{}}")
+            w.line(f"for c in {hand}:")
+            w.line(f"    f = FACE_OF[c]")
+            w.line(f"    if f not in {d}:")
+            w.line(f"        {d}[f] = c")
+            if share:
+                w.dedent()
+        opened = 1
+        faces = None
+        if play.faces is not None:
+            faces = f"F{play.index}"
+            w.line(f"if not {faces}.isdisjoint({d}):")
+            w.indent()
+            opened += 1
+        if play.mate is not None and play.mate[0] == play.card_zone and self.mate_faces(play) is not None:
+            w.line(f"if not M{play.index}.isdisjoint({d}):")  # some card of the hand may go with it
+            w.indent()
+            opened += 1
+        if share:
+            w.line("part = []")
+            w.line("add = part.append")
+        dest = self.fresh("dest")
+        if play.new_pile is not None or play.onto_pile is not None:  # else its content is never read
+            self.reads.zones.add(play.dest_zone)
+        w.line(f"{dest} = zones[{play.dest_zone}]")
+        card_filter = None if play.card_filter is None else self.dynamic_filter(play)
+        named = {model.mate.name} if model.mate else set()
+        later = [model.mate and model.mate.where, model.new_pile and model.new_pile.expr,
+                 model.onto_pile and model.onto_pile.expr, model.choose and model.choose.where]
+        self.hoist([card_filter, model.dest_seat, *later], {"self"}, scope)
+        if play.dest_seats == "":
+            targets = None
+        elif play.dest_seat is not None:
+            targets = f"({self.ex(model.dest_seat, scope)},)"
+        else:
+            targets = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
+        w.line(f"for face, card in {d}.items():")
+        w.indent()
+        if faces is not None:
+            w.line(f"if face not in {faces}:")
+            w.line("    continue")
+        scope = {**scope, "card": "card"}
+        if card_filter is not None:
+            w.line(f"if not {self.ex(card_filter, scope)}:")
+            w.line("    continue")
+        self.hoist(later, {"self", "card"}, scope)
+        depth = 1
+        key = "face"
+        if play.mate is not None:
+            mate_zone, _ = play.mate
+            self.reads.own.add(mate_zone)
+            mates, mate = self.fresh("mates"), self.fresh("mate")
+            w.line(f"{mates} = {{}}")
+            w.line(f"for c in zones[{mate_zone}][seat]:")
+            w.line("    if c != card:")
+            w.line(f"        f = FACE_OF[c]")
+            w.line(f"        if f not in {mates}:")
+            w.line(f"            {mates}[f] = c")
+            w.line(f"for mate_face, {mate} in {mates}.items():")
+            w.indent()
+            depth += 1
+            scope = {**scope, model.mate.name: mate}
+            if model.mate.where is not None:
+                w.line(f"if not {self.ex(model.mate.where, scope)}:")
+                w.line("    continue")
+            self.hoist(later[1:], {"self", "card", *named}, scope)
+            key = "(face, mate_face)"
+        if play.choose is not None:
+            self.chosen_actions(play, P, key, dest, scope)
+        else:
+            self.target_actions(play, P, key, dest, targets, scope, {"self", "card", *named})
+        for _ in range(depth + opened):
+            w.dedent()
+        self.memo = memo
+
+    def mate_faces(self, play: CPlay) -> str | None:
+        """`M<play>`, the faces that the mate's card-only conditions keep, written once at the
+        module's top; None when no condition reads the mate alone."""
+        where, name = play.model.mate.where, play.model.mate.name
+        if where is None:
+            return None
+        static = [e for e in _conjuncts(where) if m.reads_only(e, {name})]
+        if not static:
+            return None
+        c = self.fresh("c")
+        test = " and ".join(self.ex(e, {name: c}) for e in static)
+        self.top.append(f"M{play.index} = frozenset(f for f, {c} in FIRST.items() if {test})")
+        return f"M{play.index}"
+
+    def dynamic_filter(self, play: CPlay):
+        """The part of the card filter that the faces set does not already decide: the same
+        split `compile._face_filter` makes, so the same conjuncts are tested."""
+        rest = [e for e in _conjuncts(play.model.card_filter) if not m.reads_only(e, {"card"})]
+        dynamic = rest[0]
+        for e in rest[1:]:
+            dynamic = m.Op("and", dynamic, e, "bool")
+        return dynamic
+
+    def target_actions(self, play: CPlay, P: str, key: str, dest: str, targets: str | None, scope,
+                       known: set[str]) -> None:
+        w = self.w
+        memo = dict(self.memo)
+        plain = play.new_pile is None and play.onto_pile is None
+        if targets is None:
+            w.line(f"target = {dest}")
+            t = "-1"
+        else:
+            t = "t"
+            w.line(f"for t in {targets}:")
+            w.indent()
+            w.line(f"target = {dest}[t]")
+        scope = {**scope, "target": "target", "owner": t}
+        model = play.model
+        if plain:
+            w.line(f"add(({P}, {key}, {t}, -1))")
+        if play.onto_pile is not None and targets is not None:
+            self.hoist([model.onto_pile.expr], {*known, "target", "owner"}, scope)
+        if play.new_pile is not None:
+            cond = model.new_pile.expr
+            if cond is None:
+                w.line(f"add(({P}, {key}, {t}, -1))")
+            else:
+                w.line(f"if {self.ex(cond, scope)}:")
+                w.line(f"    add(({P}, {key}, {t}, -1))")
+        if play.onto_pile is not None:
+            cond = model.onto_pile.expr
+            w.line("for i, pile in enumerate(target):")
+            if cond is None:
+                w.line(f"    add(({P}, {key}, {t}, i))")
+            else:
+                w.line(f"    if {self.ex(cond, {**scope, 'pile': 'pile'})}:")
+                w.line(f"        add(({P}, {key}, {t}, i))")
+        if targets is not None:
+            w.dedent()
+        self.memo = memo
+
+    def chosen_actions(self, play: CPlay, P: str, key: str, dest: str, scope) -> None:
+        w = self.w
+        kind, piles_zone, seats, _ = play.choose
+        choose = play.model.choose
+        scope = {**scope, "target": dest}
+        seats_expr = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[seats]
+        w.line(f"for t in {seats_expr}:")
+        w.indent()
+        if kind == "seat":
+            cond = None if choose.where is None else self.ex(choose.where, {**scope, choose.name: "t"})
+            w.line(f"if {cond}:" if cond else "if True:")
+            w.line(f"    add(({P}, {key}, t, -1))")
+        else:
+            self.reads.zones.add(piles_zone)
+            chosen = self.fresh("chosen")
+            w.line(f"for i, {chosen} in enumerate(zones[{piles_zone}][t]):")
+            cond = None if choose.where is None else self.ex(choose.where, {**scope, choose.name: chosen})
+            w.line(f"    if {cond}:" if cond else "    if True:")
+            w.line(f"        add(({P}, {key}, t, i))")
+        w.dedent()
+
+    def round_end(self, names: list[str]) -> list[Reads]:
+        """`round_end(g, dirty)`: the first end-round condition that holds, testing only those
+        `dirty` flags (the others read nothing that changed since they last failed)."""
+        w = self.w
+        self.function("round_end", "env, dirty")
+        reads = []
+        for k, rule in enumerate(self.model.round_ends):
+            self.reads = Reads()
+            test = self.ex(rule.cond, {})
+            reads.append(self.reads)
+            if self.reads.counters:  # it reads what changes without a zone changing: always tested
+                w.line(f"if {test}:")
+                w.line(f"    return {names[k]}")
+                continue
+            w.line(f"if dirty[{k}]:")
+            w.line(f"    if {test}:")
+            w.line(f"        return {names[k]}")
+            w.line(f"    dirty[{k}] = False")
+        w.line("return None")
+        self.end()
+        return reads
+
+
+def _conjuncts(where) -> list:
+    """`a and b and c` as [a, b, c], in order."""
+    out, todo = [], [where]
+    while todo:
+        e = todo.pop()
+        if isinstance(e, m.Op) and e.op == "and":
+            todo += [e.right, e.left]
+        else:
+            out.append(e)
+    return out
+
+
+_CONSTANT_NAMES = frozenset({"seats", "players", "passes", "passed"})  # unchanged while a seat's actions are listed
+
+
+def _free(e) -> frozenset[str]:
+    """The names an expression reads that some binder or context sets."""
+    match e:
+        case m.Ref(name=name):
+            return frozenset() if name in _CONSTANT_NAMES else frozenset({name})
+        case m.Each(var=var, collection=coll, body=body) | m.Quantifier(var=var, collection=coll, body=body):
+            return _free(coll) | (_free(body) - {var})
+    out = frozenset()
+    for child in _children(e):
+        out |= _free(child)
+    return out
+
+
+def _children(e) -> tuple:
+    match e:
+        case m.ZoneRef(seat=seat):
+            return () if seat is None else (seat,)
+        case m.AttrOf(obj=obj):
+            return (obj,)
+        case m.Call(args=args) | m.Defined(args=args):
+            return tuple(args) if isinstance(e, m.Call) else (e.body,)
+        case m.Each(collection=coll, body=body) | m.Quantifier(collection=coll, body=body):
+            return (coll, body)
+        case m.Op(left=a, right=b):
+            return (a, b)
+        case m.Unary(operand=x):
+            return (x,)
+        case m.If(cond=cnd, then=a, otherwise=b):
+            return (cnd, a, b)
+    return ()
+
+
+SHALLOW = ()  # a window share that the seat's hand alone rules out
+
+
+def _div(a: int, b: int) -> int:
+    """Whole division; by zero gives 0, as in the closures."""
+    return a // b if b else 0
+
+
+def _mod(a: int, b: int) -> int:
+    return a % b if b else 0
+
+
+@dataclass(frozen=True)
+class _Module:
+    """A generated module before it meets a compiled ruleset: its source, its code, and which
+    function plays which role (steps by their place: the turn's, then the final round's)."""
+
+    source: str
+    code: object
+    generate: tuple[tuple[int, str], ...]  # (step place, function) ; place -1: the window
+    when: tuple[tuple[int, str], ...]
+    count: tuple[tuple[int, str], ...]
+    window_reads: tuple[Reads, ...] | None
+    round_end_reads: tuple[Reads, ...]
+
+
+def write(c: Compiled) -> _Module:
+    """Write and compile the module for a compiled ruleset (its model, players and params)."""
+    g = _Generator(c)
+    model = c.model
+    generate_fns, when_fns, count_fns = [], [], []
+    window_reads = None
+    sources = list(model.turn) + (list(model.final.steps) if model.final else [])
+    for k, (step, source) in enumerate(zip(_steps(c), sources)):
+        if step.kind == "play":
+            g.generator(f"gen{k}", step)
+            generate_fns.append((k, f"gen{k}"))
+        else:
+            g.expression_function(f"count{k}", source.count)
+            count_fns.append((k, f"count{k}"))
+        if source.when is not None:
+            g.expression_function(f"when{k}", source.when)
+            when_fns.append((k, f"when{k}"))
+    if c.window is not None:
+        window_reads = tuple(g.window("gen_window", c.window))
+        generate_fns.append((-1, "gen_window"))
+    round_end_reads = g.round_end([f"R{k}" for k in range(len(c.round_ends))])
+    if c.final is not None:
+        g.expression_function("final_when", model.final.when)
+    g.expression_function("score", model.score.expr, {model.score.var: f"env[{c.score_slot}]"})
+    g.expression_function("until", model.match.until)
+    g.expression_function("starter", model.match.starter)
+    source = _HEADER + "\n".join(g.top + [""] + g.w.lines)
+    return _Module(source, compile(source, "<cardrules generated>", "exec"), tuple(generate_fns),
+                   tuple(when_fns), tuple(count_fns), window_reads, tuple(round_end_reads))
+
+
+_HEADER = '"""Generated by cardrules.interpreter.codegen: its own identifiers and repr\'d constants only."""\n'
+
+
+def _steps(c: Compiled) -> list[CStep]:
+    """The turn's steps, then the final round's."""
+    return [*c.turn, *(c.final[2] if c.final else ())]
+
+
+def _namespace(c: Compiled) -> dict:
+    """What the module's names stand for, taken from this compiled ruleset: its attribute
+    tables, its plays and their face sets, its end-round names."""
+    none = c.deck_size
+    first: dict[int, int] = {}
+    for card, face in enumerate(c.face_of):
+        first.setdefault(face, card)
+    ns = {"SHALLOW": SHALLOW, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none, "FACE_OF": c.face_of,
+          "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none,
+          "SEATS": tuple(range(c.players)),
+          "OTHERS": tuple(tuple(s for s in range(c.players) if s != seat) for seat in range(c.players))}
+    ns.update({f"A{i}": table for i, table in enumerate(c.attributes.values())})
+    ns.update({f"P{p.index}": p for p in c.plays})
+    ns.update({f"F{p.index}": p.faces for p in c.plays})
+    ns.update({f"R{k}": name for k, (name, _) in enumerate(c.round_ends)})
+    return ns
+
+
+def model_key(c: Compiled) -> str:
+    """A hash of what a module is specialised to: the model (with its selection), the player
+    count and the params."""
+    text = repr((c.model, c.players, sorted(c.params.items())))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+_MODULES: dict[str, _Module] = {}  # model key -> module, written once per process
+_LOADED: dict[int, tuple[weakref.ref, Generated]] = {}  # id(compiled) -> its functions
+
+
+def generated(c: Compiled) -> Generated:
+    """The generated functions of `c`: the module is written once per model key, and run once
+    per compiled ruleset, whose plays the actions hold."""
+    found = _LOADED.get(id(c))
+    if found is not None and found[0]() is c:
+        return found[1]
+    key = model_key(c)
+    module = _MODULES.get(key)
+    if module is None:
+        module = _MODULES[key] = write(c)
+    ns = _namespace(c)
+    exec(module.code, ns)
+    steps = _steps(c)
+    at = {**{k: step for k, step in enumerate(steps)}, -1: c.window}
+    result = Generated(
+        source=module.source,
+        generate={id(at[k]): ns[fn] for k, fn in module.generate},
+        round_end=ns["round_end"],
+        when={id(at[k]): ns[fn] for k, fn in module.when},
+        count={id(at[k]): ns[fn] for k, fn in module.count},
+        final_when=ns.get("final_when"),
+        score=ns["score"], until=ns["until"], starter=ns["starter"],
+        window_reads=module.window_reads, round_end_reads=module.round_end_reads)
+    cid = id(c)
+    _LOADED[cid] = (weakref.ref(c, lambda _: _LOADED.pop(cid, None)), result)
+    return result

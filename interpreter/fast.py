@@ -1,0 +1,276 @@
+"""The fast engine: `engine.Game` running the generated module of `codegen.py` in place of
+the closures, with the answers that cost nothing when nothing changed.
+
+It keeps the reference's state, actions and public interface, so bots, self-play, scenarios
+and invariants run on either; `tests/test_codegen.py` and `bench/engine_equivalence.py` hold
+the two equal move by move. What it adds:
+
+- each seat's response-window answer is kept until a zone its plays read changes (the
+  generator knows which zones those are); a window where no seat can answer closes at once;
+- an end-round condition is tested again only after a zone it reads has changed;
+- `clone()`, a copy of the match for search, that shares nothing that changes.
+
+Every change to a zone goes through `_wrote` (a play's card, its destination, a draw) or
+forgets everything (an effect, a new round, a position set by hand).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from . import codegen
+from .codegen import SHALLOW
+from .compile import CHOSEN, MATE, PASSES, PILE, RNG, SELF, STATE, TOTALS, ZONES, CARD, OWNER, TARGET, Compiled
+from .engine import PASS, EngineError, Game
+
+_ALL = -2  # `_wrote`'s seat for "every seat's part of the zone"
+
+
+def fast_compiled(c: Compiled, gen: codegen.Generated) -> Compiled:
+    """`c` with its closures replaced by the generated functions; its plays stay the same
+    objects, so actions are equal on both engines."""
+    def step(s):
+        return replace(s, when=gen.when.get(id(s), s.when), count=gen.count.get(id(s), s.count))
+
+    final = c.final and (c.final[0], gen.final_when, tuple(step(s) for s in c.final[2]))
+    return replace(c, turn=tuple(step(s) for s in c.turn), final=final, score=gen.score, until=gen.until,
+                   starter=gen.starter)
+
+
+class FastGame(Game):
+    """One match on the generated engine; the same interface as `engine.Game`."""
+
+    def __init__(self, compiled: Compiled, seed: int = 0, *, deal: bool = True):
+        gen = codegen.generated(compiled)
+        self.reference = compiled
+        fast = fast_compiled(compiled, gen)
+        n = compiled.players
+        self._gens = {id(s): gen.generate[id(o)] for s, o in zip(_steps(fast), _steps(compiled))
+                      if id(o) in gen.generate}
+        self._window_gen = gen.generate.get(id(compiled.window)) if compiled.window else None
+        self._round_end_fn = gen.round_end
+        self._dirty = [True] * len(compiled.round_ends)
+        reads = gen.window_reads or ()
+        self._shares = len(reads)
+        self._answers: list = [None] * n  # per seat: its window actions (no pass), None unknown
+        self._parts = [[None] * self._shares for _ in range(n)]  # per seat: each window play's share
+        self._keep_answers = not any(r.counters for r in reads)
+        zones = range(len(compiled.model.zones))
+        # per zone: the end-round conditions that read it; the window plays that read it at any
+        # seat, and those that read it at the seat asked only (its hand)
+        self._readers = [tuple(k for k, r in enumerate(gen.round_end_reads) if z in r.zones or z in r.own)
+                         for z in zones]
+        self._coarse = [tuple(k for k, r in enumerate(reads) if z in r.zones) for z in zones]
+        self._own = [tuple(k for k, r in enumerate(reads) if z in r.own and z not in r.zones) for z in zones]
+        longest = max(len(compiled.turn), len(compiled.final[2]) if compiled.final else 0)
+        self._budget_value = (longest + 1) * n * (compiled.deck_size + 2)
+        super().__init__(fast, seed, deal=deal)
+
+    # ---------------------------------------------------------------- what changed
+
+    def _wrote(self, zone: int, seat: int) -> None:
+        """Zone `zone` changed (at `seat`, or at every seat for _ALL): the end-round conditions
+        and the window shares that read it are worked out again when next needed."""
+        for k in self._readers[zone]:
+            self._dirty[k] = True
+        coarse, own = self._coarse[zone], self._own[zone]
+        if coarse:
+            answers = self._answers
+            for s, parts in enumerate(self._parts):
+                for k in coarse:
+                    if parts[k] is not SHALLOW:
+                        parts[k] = None
+                        answers[s] = None
+        if own:
+            for s in (range(self.n) if seat < 0 else (seat,)):
+                parts = self._parts[s]
+                for k in own:
+                    parts[k] = None
+                self._answers[s] = None
+
+    def _forget(self) -> None:
+        self._dirty = [True] * len(self._dirty)
+        self._answers = [None] * self.n
+        self._parts = [[None] * self._shares for _ in range(self.n)]
+
+    # ---------------------------------------------------------------- the engine's hooks
+
+    def _budget(self) -> int:
+        return self._budget_value
+
+    def _generate(self, seat: int, step) -> list[tuple]:
+        return self._gens[id(step)](self.env, seat)
+
+    def _round_end(self) -> str | None:
+        return self._round_end_fn(self.env, self._dirty)
+
+    def _start_round(self) -> None:
+        self._forget()
+        super()._start_round()
+
+    def set_position(self, *args, **kwargs) -> None:
+        self._forget()
+        super().set_position(*args, **kwargs)
+
+    def _window_actions(self, seat: int) -> list:
+        """The seat's window actions, without the pass: kept while nothing they read changed."""
+        if not self._keep_answers:
+            return self._window_gen(self.env, seat, [None] * self._shares)
+        found = self._answers[seat]
+        if found is None:
+            found = self._answers[seat] = self._window_gen(self.env, seat, self._parts[seat])
+        return found
+
+    def _advance(self) -> None:
+        """`Game._advance`, with window answers kept and a window no seat can answer closed at once."""
+        st, env, n = self.state, self.env, self.n
+        budget = self._budget_value
+        while not st.over:
+            budget -= 1
+            if budget < 0:
+                raise EngineError(f"round {st.round + 1} cannot end: the seats pass or skip every step and "
+                                  "no 'end round' condition holds")
+            window = st.window
+            if window is not None:
+                seat, passes = window
+                if passes >= n:  # a full round of passes closes it
+                    st.window = None
+                    st.silent.clear()
+                    continue
+                silent = st.silent
+                actions = self._window_actions(seat) if seat not in silent else None
+                if actions:
+                    self._actions = [*actions, PASS]
+                    return
+                if self._keep_answers and passes == 0 and all(
+                        s in silent or not self._window_actions(s) for s in range(n)):
+                    st.window = None  # no seat can answer: every one would pass
+                    silent.clear()
+                    continue
+                window[0], window[1] = self._next_seat(seat), passes + 1  # nothing to play: a pass
+                continue
+            turn = self._program()
+            if st.step >= len(turn):
+                reason = self._turn_over()
+                if reason is not None:
+                    self._end_round(reason)
+                    budget = self._budget_value
+                continue
+            step = turn[st.step]
+            if step.when is not None:
+                env[SELF] = st.active
+                if not step.when(env):
+                    st.step += 1
+                    continue
+            if step.kind == "play":
+                actions = self._gens[id(step)](env, st.active)
+                if actions:
+                    if step.optional:
+                        actions.append(PASS)
+                    self._actions = actions
+                    return
+                if not step.or_pass:
+                    names = ", ".join(p.name for p in step.plays)
+                    raise EngineError(f"seat {st.active} has no legal {names} and this step allows no pass: "
+                                      f"write `play one of {names} or pass` if a seat with none passes")
+                self._pass_step()
+                continue
+            else:
+                source = st.zones[step.source]
+                hand = st.zones[step.dest][st.active]
+                env[SELF] = st.active
+                k = min(step.count(env), len(source))
+                if k > 0:
+                    for _ in range(k):
+                        hand.append(source.pop())
+                    self._wrote(step.source, _ALL)
+                    self._wrote(step.dest, st.active)
+            st.step += 1
+            reason = self._round_end()
+            if reason is not None:
+                self._end_round(reason)
+                budget = self._budget_value
+            else:
+                self._open_window()
+        self._actions = []
+
+    def play(self, action: tuple) -> None:
+        """`Game.play`, telling `_wrote` which zones the move changed."""
+        play, face, target_seat, pile_index = action
+        st, env = self.state, self.env
+        window = st.window
+        seat = st.active if window is None else window[0]
+        if play is None:
+            if window is not None:
+                window[0], window[1] = self._next_seat(seat), window[1] + 1
+            else:
+                self._pass_step()
+            self._advance()
+            return
+        if play.mate is not None:
+            face, mate_face = face
+            mate = self._take_face(st.zones[play.mate[0]][seat], mate_face, seat)
+            env[MATE] = mate
+            self._wrote(play.mate[0], seat)
+        card = self._take_face(st.zones[play.card_zone][seat], face, seat)
+        self._wrote(play.card_zone, seat)
+        zone = st.zones[play.dest_zone]
+        if play.choose is not None:
+            kind, piles_zone, _, _ = play.choose
+            env[CHOSEN] = target_seat if kind == "seat" else st.zones[piles_zone][target_seat][pile_index]
+            target_seat = pile_index = -1
+        elif target_seat >= 0:
+            zone = zone[target_seat]
+        self._wrote(play.dest_zone, target_seat if target_seat >= 0 else _ALL)
+        env[SELF], env[CARD], env[TARGET], env[OWNER] = seat, card, zone, target_seat
+        cards = [card] if play.mate is None else [card, mate]
+        if play.new_pile is None and play.onto_pile is None:
+            zone.extend(cards)
+        elif pile_index < 0:
+            zone.append(cards)
+            env[PILE] = cards
+        else:
+            pile = zone[pile_index]
+            pile.extend(cards)
+            env[PILE] = pile
+        if play.effects:
+            for effect in play.effects:
+                effect(env)
+            self._forget()
+        st.plays += 1
+        st.round_plays += 1
+        st.idle_turns = env[PASSES] = 0
+        if window is not None:
+            window[0], window[1] = self._next_seat(seat), 0
+        elif not self._program()[st.step].repeat:
+            st.step += 1
+        reason = self._round_end()
+        if reason is not None:
+            self._end_round(reason)
+        elif window is None:
+            self._open_window()
+        if st.silent and st.window is None:
+            st.silent.clear()
+        self._advance()
+
+    # ---------------------------------------------------------------- search
+
+    def clone(self) -> "FastGame":
+        """An independent copy of the match, its random source included: both play on alike."""
+        other = object.__new__(FastGame)
+        other.__dict__.update(self.__dict__)
+        st = self.state.copy()
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        env = list(self.env)
+        env[ZONES], env[STATE], env[RNG], env[TOTALS] = st.zones, st, rng, st.totals
+        other.state, other.rng, other.env = st, rng, env
+        other._actions = list(self._actions)
+        other._dirty = list(self._dirty)
+        other._answers = list(self._answers)
+        other._parts = [list(parts) for parts in self._parts]
+        return other
+
+
+def _steps(c: Compiled) -> list:
+    return [*c.turn, *(c.final[2] if c.final else ())]
