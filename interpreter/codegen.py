@@ -80,6 +80,7 @@ class Generated:
     score: object
     until: object
     starter: object
+    copy_zones: object  # fn(zones) -> a copy sharing no list
     window_reads: tuple[Reads, ...] | None  # what each of the window's plays reads
     round_end_reads: tuple[Reads, ...]  # per end-round condition
 
@@ -494,6 +495,16 @@ class _Generator:
             w.line(f"        add(({P}, {key}, t, i))")
         w.dedent()
 
+    def copier(self) -> None:
+        """`copy_zones(zones)`: a copy of every zone that shares no list with the original."""
+        parts = []
+        for k, zone in enumerate(self.model.zones):
+            one = f"[list(p) for p in {{}}]" if zone.piles else "list({})"
+            parts.append(f"[{one.format('s')} for s in zones[{k}]]" if zone.per_seat else one.format(f"zones[{k}]"))
+        self.w.line("def copy_zones(zones):")
+        self.w.line(f"    return [{', '.join(parts)}]")
+        self.w.line("")
+
     def round_end(self, names: list[str]) -> list[Reads]:
         """`round_end(g, dirty)`: the first end-round condition that holds, testing only those
         `dirty` flags (the others read nothing that changed since they last failed)."""
@@ -614,6 +625,7 @@ def write(c: Compiled) -> _Module:
     if c.final is not None:
         g.expression_function("final_when", model.final.when)
     g.expression_function("score", model.score.expr, {model.score.var: f"env[{c.score_slot}]"})
+    g.copier()
     g.expression_function("until", model.match.until)
     g.expression_function("starter", model.match.starter)
     source = _HEADER + "\n".join(g.top + [""] + g.w.lines)
@@ -679,7 +691,7 @@ def generated(c: Compiled) -> Generated:
         when={id(at[k]): ns[fn] for k, fn in module.when},
         count={id(at[k]): ns[fn] for k, fn in module.count},
         final_when=ns.get("final_when"),
-        score=ns["score"], until=ns["until"], starter=ns["starter"],
+        score=ns["score"], until=ns["until"], starter=ns["starter"], copy_zones=ns["copy_zones"],
         window_reads=module.window_reads, round_end_reads=module.round_end_reads)
     cid = id(c)
     _LOADED[cid] = (weakref.ref(c, lambda _: _LOADED.pop(cid, None)), result)

@@ -21,7 +21,7 @@ from dataclasses import replace
 from . import codegen
 from .codegen import SHALLOW
 from .compile import CHOSEN, MATE, PASSES, PILE, RNG, SELF, STATE, TOTALS, ZONES, CARD, OWNER, TARGET, Compiled
-from .engine import PASS, EngineError, Game
+from .engine import PASS, EngineError, Game, State
 
 _ALL = -2  # `_wrote`'s seat for "every seat's part of the zone"
 
@@ -64,6 +64,8 @@ class FastGame(Game):
         self._own = [tuple(k for k, r in enumerate(reads) if z in r.own and z not in r.zones) for z in zones]
         longest = max(len(compiled.turn), len(compiled.final[2]) if compiled.final else 0)
         self._budget_value = (longest + 1) * n * (compiled.deck_size + 2)
+        self._copy_zones = gen.copy_zones
+        self._rng_state = None  # the random source's state, read for copies; None once it is drawn on
         super().__init__(fast, seed, deal=deal)
 
     # ---------------------------------------------------------------- what changed
@@ -89,6 +91,7 @@ class FastGame(Game):
                 self._answers[s] = None
 
     def _forget(self) -> None:
+        self._rng_state = None  # a new round shuffles; an effect may draw at random
         self._dirty = [True] * len(self._dirty)
         self._answers = [None] * self.n
         self._parts = [[None] * self._shares for _ in range(self.n)]
@@ -256,15 +259,23 @@ class FastGame(Game):
     # ---------------------------------------------------------------- search
 
     def clone(self) -> "FastGame":
-        """An independent copy of the match, its random source included: both play on alike."""
+        """An independent copy of the match, its random source included: both play on alike.
+        The random source's state is read once and kept until the source is drawn on again,
+        so that many copies of one position (a search's root) share that reading."""
         other = object.__new__(FastGame)
         other.__dict__.update(self.__dict__)
-        st = self.state.copy()
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+        s = self.state
+        st = State(self._copy_zones(s.zones), list(s.totals), s.round, s.active, s.step, s.over, s.plays,
+                   s.round_plays, s.idle_turns, s.passed, s.direction, list(s.next_turns),
+                   None if s.window is None else list(s.window), s.final_turns, list(s.results), set(s.silent))
+        if self._rng_state is None:
+            self._rng_state = self.rng.getstate()
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(self._rng_state)
         env = list(self.env)
         env[ZONES], env[STATE], env[RNG], env[TOTALS] = st.zones, st, rng, st.totals
         other.state, other.rng, other.env = st, rng, env
+        # the copy's source starts where the original's is now: it may keep the same reading
         other._actions = list(self._actions)
         other._dirty = list(self._dirty)
         other._answers = list(self._answers)
