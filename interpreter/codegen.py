@@ -44,11 +44,13 @@ def _literal(value) -> str:
 @dataclass
 class Reads:
     """What a piece of generated code reads besides its locals: zones (by index) read at any
-    seat, zones read only at the seat in question (its hand), and whether it reads the
-    counters that change without a zone changing (`passes`, `passed`, `round`, `totals`)."""
+    seat, zones read only at the seat in question, the seat's hand gone through for the faces
+    the play may take, and whether it reads the counters that change without a zone changing
+    (`passes`, `passed`, `round`, `totals`)."""
 
     zones: set[int] = field(default_factory=set)
     own: set[int] = field(default_factory=set)
+    hand: set[int] = field(default_factory=set)  # gone through for its cards' faces only (the play's hand)
     counters: bool = False
 
 
@@ -81,6 +83,7 @@ class Generated:
     until: object
     starter: object
     copy_zones: object  # fn(zones) -> a copy sharing no list
+    window_faces: tuple  # per window play: the faces its hand share depends on, or None for any
     window_reads: tuple[Reads, ...] | None  # what each of the window's plays reads
     round_end_reads: tuple[Reads, ...]  # per end-round condition
 
@@ -95,6 +98,7 @@ class _Generator:
         self.attr_ids = {a: i for i, a in enumerate(c.attributes)}
         self.memo: dict = {}  # a subexpression -> the local that holds its value here
         self.top: list[str] = []  # module-level lines: tables worked out once
+        self.dest_zone = -1  # the destination of the play whose actions are being written
 
     # ------------------------------------------------------------ hoisting
 
@@ -216,6 +220,8 @@ class _Generator:
 
     def ref(self, name: str, scope: dict[str, str]) -> str:
         if name in scope:
+            if name == "target":  # the content of the play's destination is read
+                self.reads.zones.add(self.dest_zone)
             return scope[name]
         if name == "seats":
             return "SEATS"
@@ -326,7 +332,7 @@ class _Generator:
         w, P, model = self.w, f"P{play.index}", play.model
         memo = dict(self.memo)
         scope = {"self": "seat"}
-        self.reads.own.add(play.card_zone)
+        self.reads.hand.add(play.card_zone)
         hand = f"hand{play.card_zone}"
         w.line(f"{hand} = zones[{play.card_zone}][seat]")
         w.line(f"if {hand}:")
@@ -360,7 +366,8 @@ class _Generator:
             w.line("part = []")
             w.line("add = part.append")
         dest = self.fresh("dest")
-        if play.new_pile is not None or play.onto_pile is not None:  # else its content is never read
+        self.dest_zone = play.dest_zone
+        if play.onto_pile is not None:  # its piles are gone through; else only a `target` read reads it
             self.reads.zones.add(play.dest_zone)
         w.line(f"{dest} = zones[{play.dest_zone}]")
         card_filter = None if play.card_filter is None else self.dynamic_filter(play)
@@ -388,7 +395,7 @@ class _Generator:
         key = "face"
         if play.mate is not None:
             mate_zone, _ = play.mate
-            self.reads.own.add(mate_zone)
+            self.reads.hand.add(mate_zone)
             mates, mate = self.fresh("mates"), self.fresh("mate")
             w.line(f"{mates} = {{}}")
             w.line(f"for c in zones[{mate_zone}][seat]:")
@@ -575,6 +582,52 @@ def _children(e) -> tuple:
     return ()
 
 
+def _faces_read(play: CPlay, ns: dict) -> frozenset | None:
+    """The faces whose coming and going in the hand can change the play's share of the window:
+    those its card may have and those its mate may have; None when that is any face."""
+    mates = ns.get(f"M{play.index}")
+    if play.faces is None or (play.mate is not None and mates is None):
+        return None
+    return play.faces | (mates or frozenset())
+
+
+def effect_writes(c: Compiled, play: CPlay) -> tuple[int, ...] | None:
+    """The zones (at any seat) that a play's effects may change, or None when they may change
+    any zone or draw on the random source (moves of cards and piles)."""
+    zones: set[int] = set()
+    for e in play.model.effects:
+        if isinstance(e, m.Merge):
+            named = _zones_named(c, e.collection, play)
+            if named is None:
+                return None
+            zones |= named
+        elif isinstance(e, m.Swap):
+            zones |= {c.zone_index[z] for z in e.zones}
+        elif isinstance(e, m.PassZone):
+            zones.add(c.zone_index[e.zone])
+        elif not isinstance(e, (m.Reverse, m.NextTurn, m.NoAnswer)):
+            return None
+    return tuple(sorted(zones))
+
+
+def _zones_named(c: Compiled, e, play: CPlay) -> set[int] | None:
+    """The zones an expression's value may belong to; None when it names a pile or a zone
+    that could be any."""
+    if isinstance(e, m.ZoneRef):
+        return {c.zone_index[e.zone]}
+    if isinstance(e, m.Ref):
+        if e.name == "target":
+            return {play.dest_zone}
+        return None if e.type in ("pile", "zone", "zone:piles") else set()
+    out: set[int] = set()
+    for child in _children(e):
+        named = _zones_named(c, child, play)
+        if named is None:
+            return None
+        out |= named
+    return out
+
+
 SHALLOW = ()  # a window share that the seat's hand alone rules out
 
 
@@ -692,6 +745,7 @@ def generated(c: Compiled) -> Generated:
         count={id(at[k]): ns[fn] for k, fn in module.count},
         final_when=ns.get("final_when"),
         score=ns["score"], until=ns["until"], starter=ns["starter"], copy_zones=ns["copy_zones"],
+        window_faces=tuple(_faces_read(p, ns) for p in (c.window.plays if c.window else ())),
         window_reads=module.window_reads, round_end_reads=module.round_end_reads)
     cid = id(c)
     _LOADED[cid] = (weakref.ref(c, lambda _: _LOADED.pop(cid, None)), result)

@@ -58,24 +58,29 @@ class FastGame(Game):
         zones = range(len(compiled.model.zones))
         # per zone: the end-round conditions that read it; the window plays that read it at any
         # seat, and those that read it at the seat asked only (its hand)
-        self._readers = [tuple(k for k, r in enumerate(gen.round_end_reads) if z in r.zones or z in r.own)
+        self._readers = [tuple(k for k, r in enumerate(gen.round_end_reads) if z in r.zones or z in r.own or z in r.hand)
                          for z in zones]
         self._coarse = [tuple(k for k, r in enumerate(reads) if z in r.zones) for z in zones]
         self._own = [tuple(k for k, r in enumerate(reads) if z in r.own and z not in r.zones) for z in zones]
+        self._hand = [tuple((k, gen.window_faces[k]) for k, r in enumerate(reads)
+                            if z in r.hand and z not in r.own and z not in r.zones) for z in zones]
+        self._face_of = compiled.face_of
         longest = max(len(compiled.turn), len(compiled.final[2]) if compiled.final else 0)
         self._budget_value = (longest + 1) * n * (compiled.deck_size + 2)
         self._copy_zones = gen.copy_zones
+        self._effect_writes = [codegen.effect_writes(compiled, p) for p in compiled.plays]
         self._rng_state = None  # the random source's state, read for copies; None once it is drawn on
         super().__init__(fast, seed, deal=deal)
 
     # ---------------------------------------------------------------- what changed
 
-    def _wrote(self, zone: int, seat: int) -> None:
-        """Zone `zone` changed (at `seat`, or at every seat for _ALL): the end-round conditions
-        and the window shares that read it are worked out again when next needed."""
+    def _wrote(self, zone: int, seat: int, cards=None) -> None:
+        """Zone `zone` changed (at `seat`, or at every seat for _ALL), by these cards coming or
+        going (None: unknown): the end-round conditions and the window shares that read it are
+        worked out again when next needed; a hand share only if a card of a face it takes moved."""
         for k in self._readers[zone]:
             self._dirty[k] = True
-        coarse, own = self._coarse[zone], self._own[zone]
+        coarse, own, hand = self._coarse[zone], self._own[zone], self._hand[zone]
         if coarse:
             answers = self._answers
             for s, parts in enumerate(self._parts):
@@ -89,6 +94,14 @@ class FastGame(Game):
                 for k in own:
                     parts[k] = None
                 self._answers[s] = None
+        if hand:
+            faces = None if cards is None else {self._face_of[c] for c in cards}
+            for s in (range(self.n) if seat < 0 else (seat,)):
+                parts = self._parts[s]
+                for k, taken in hand:
+                    if faces is None or taken is None or not taken.isdisjoint(faces):
+                        parts[k] = None
+                        self._answers[s] = None
 
     def _forget(self) -> None:
         self._rng_state = None  # a new round shuffles; an effect may draw at random
@@ -124,6 +137,13 @@ class FastGame(Game):
             found = self._answers[seat] = self._window_gen(self.env, seat, self._parts[seat])
         return found
 
+    def _nobody_answers(self, silent: set) -> bool:
+        answers = self._answers
+        for s in range(self.n):
+            if s not in silent and (answers[s] if answers[s] is not None else self._window_actions(s)):
+                return False
+        return True
+
     def _advance(self) -> None:
         """`Game._advance`, with window answers kept and a window no seat can answer closed at once."""
         st, env, n = self.state, self.env, self.n
@@ -145,8 +165,7 @@ class FastGame(Game):
                 if actions:
                     self._actions = [*actions, PASS]
                     return
-                if self._keep_answers and passes == 0 and all(
-                        s in silent or not self._window_actions(s) for s in range(n)):
+                if passes == 0 and self._keep_answers and self._nobody_answers(silent):
                     st.window = None  # no seat can answer: every one would pass
                     silent.clear()
                     continue
@@ -184,10 +203,11 @@ class FastGame(Game):
                 env[SELF] = st.active
                 k = min(step.count(env), len(source))
                 if k > 0:
+                    drawn = source[-k:]
                     for _ in range(k):
                         hand.append(source.pop())
-                    self._wrote(step.source, _ALL)
-                    self._wrote(step.dest, st.active)
+                    self._wrote(step.source, _ALL, drawn)
+                    self._wrote(step.dest, st.active, drawn)
             st.step += 1
             reason = self._round_end()
             if reason is not None:
@@ -214,9 +234,9 @@ class FastGame(Game):
             face, mate_face = face
             mate = self._take_face(st.zones[play.mate[0]][seat], mate_face, seat)
             env[MATE] = mate
-            self._wrote(play.mate[0], seat)
+            self._wrote(play.mate[0], seat, (mate,))
         card = self._take_face(st.zones[play.card_zone][seat], face, seat)
-        self._wrote(play.card_zone, seat)
+        self._wrote(play.card_zone, seat, (card,))
         zone = st.zones[play.dest_zone]
         if play.choose is not None:
             kind, piles_zone, _, _ = play.choose
@@ -224,9 +244,9 @@ class FastGame(Game):
             target_seat = pile_index = -1
         elif target_seat >= 0:
             zone = zone[target_seat]
-        self._wrote(play.dest_zone, target_seat if target_seat >= 0 else _ALL)
         env[SELF], env[CARD], env[TARGET], env[OWNER] = seat, card, zone, target_seat
         cards = [card] if play.mate is None else [card, mate]
+        self._wrote(play.dest_zone, target_seat if target_seat >= 0 else _ALL, cards)
         if play.new_pile is None and play.onto_pile is None:
             zone.extend(cards)
         elif pile_index < 0:
@@ -239,13 +259,18 @@ class FastGame(Game):
         if play.effects:
             for effect in play.effects:
                 effect(env)
-            self._forget()
+            writes = self._effect_writes[play.index]
+            if writes is None:
+                self._forget()
+            else:
+                for z in writes:
+                    self._wrote(z, _ALL)
         st.plays += 1
         st.round_plays += 1
         st.idle_turns = env[PASSES] = 0
         if window is not None:
             window[0], window[1] = self._next_seat(seat), 0
-        elif not self._program()[st.step].repeat:
+        elif not (self.c.final[2] if st.final_turns >= 0 else self.c.turn)[st.step].repeat:
             st.step += 1
         reason = self._round_end()
         if reason is not None:
