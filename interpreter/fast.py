@@ -69,6 +69,10 @@ class FastGame(Game):
         self._budget_value = (longest + 1) * n * (compiled.deck_size + 2)
         self._copy_zones = gen.copy_zones
         self._effect_writes = [codegen.effect_writes(compiled, p) for p in compiled.plays]
+        self._effects = gen.effects
+        self._programs = tuple(tuple((s.kind == "play", s.when, self._gens.get(id(s)), s.optional, s.or_pass, s.count,
+                                      s.source, s.dest, s) for s in steps)
+                               for steps in (fast.turn, fast.final[2] if fast.final else ()))
         self._rng_state = None  # the random source's state, read for copies; None once it is drawn on
         super().__init__(fast, seed, deal=deal)
 
@@ -80,6 +84,8 @@ class FastGame(Game):
         worked out again when next needed; a hand share only if a card of a face it takes moved."""
         for k in self._readers[zone]:
             self._dirty[k] = True
+        if not self._shares:
+            return
         coarse, own, hand = self._coarse[zone], self._own[zone], self._hand[zone]
         if coarse:
             answers = self._answers
@@ -104,10 +110,12 @@ class FastGame(Game):
                         self._answers[s] = None
 
     def _forget(self) -> None:
+        """Everything may have changed: a new round, a position set by hand, a move of cards."""
         self._rng_state = None  # a new round shuffles; an effect may draw at random
-        self._dirty = [True] * len(self._dirty)
-        self._answers = [None] * self.n
-        self._parts = [[None] * self._shares for _ in range(self.n)]
+        self._dirty[:] = [True] * len(self._dirty)
+        self._answers[:] = [None] * self.n
+        for parts in self._parts:
+            parts[:] = [None] * self._shares
 
     # ---------------------------------------------------------------- the engine's hooks
 
@@ -145,9 +153,13 @@ class FastGame(Game):
         return True
 
     def _advance(self) -> None:
-        """`Game._advance`, with window answers kept and a window no seat can answer closed at once."""
+        """`Game._advance`, with window answers kept, a window no seat can answer closed at once,
+        and each step's parts unpacked once (`_programs`)."""
         st, env, n = self.state, self.env, self.n
         budget = self._budget_value
+        turn, final = self._programs
+        round_end, dirty = self._round_end_fn, self._dirty
+        window_step = self.c.window
         while not st.over:
             budget -= 1
             if budget < 0:
@@ -169,51 +181,53 @@ class FastGame(Game):
                     st.window = None  # no seat can answer: every one would pass
                     silent.clear()
                     continue
-                window[0], window[1] = self._next_seat(seat), passes + 1  # nothing to play: a pass
+                window[0], window[1] = (seat + st.direction) % n, passes + 1  # nothing to play: a pass
                 continue
-            turn = self._program()
-            if st.step >= len(turn):
+            program = final if st.final_turns >= 0 else turn
+            k = st.step
+            if k >= len(program):
                 reason = self._turn_over()
                 if reason is not None:
                     self._end_round(reason)
                     budget = self._budget_value
                 continue
-            step = turn[st.step]
-            if step.when is not None:
-                env[SELF] = st.active
-                if not step.when(env):
-                    st.step += 1
+            is_play, when, generate, optional, or_pass, count, source, dest, step = program[k]
+            active = st.active
+            if when is not None:
+                env[SELF] = active
+                if not when(env):
+                    st.step = k + 1
                     continue
-            if step.kind == "play":
-                actions = self._gens[id(step)](env, st.active)
+            if is_play:
+                actions = generate(env, active)
                 if actions:
-                    if step.optional:
+                    if optional:
                         actions.append(PASS)
                     self._actions = actions
                     return
-                if not step.or_pass:
+                if not or_pass:
                     names = ", ".join(p.name for p in step.plays)
-                    raise EngineError(f"seat {st.active} has no legal {names} and this step allows no pass: "
+                    raise EngineError(f"seat {active} has no legal {names} and this step allows no pass: "
                                       f"write `play one of {names} or pass` if a seat with none passes")
                 self._pass_step()
                 continue
-            else:
-                source = st.zones[step.source]
-                hand = st.zones[step.dest][st.active]
-                env[SELF] = st.active
-                k = min(step.count(env), len(source))
-                if k > 0:
-                    drawn = source[-k:]
-                    for _ in range(k):
-                        hand.append(source.pop())
-                    self._wrote(step.source, _ALL, drawn)
-                    self._wrote(step.dest, st.active, drawn)
-            st.step += 1
-            reason = self._round_end()
+            zones = st.zones
+            pile = zones[source]
+            env[SELF] = active
+            taken = min(count(env), len(pile))
+            if taken > 0:
+                drawn = pile[-taken:]
+                hand = zones[dest][active]
+                for _ in range(taken):
+                    hand.append(pile.pop())
+                self._wrote(source, _ALL, drawn)
+                self._wrote(dest, active, drawn)
+            st.step = k + 1
+            reason = round_end(env, dirty)
             if reason is not None:
                 self._end_round(reason)
                 budget = self._budget_value
-            else:
+            elif window_step is not None:
                 self._open_window()
         self._actions = []
 
@@ -225,22 +239,23 @@ class FastGame(Game):
         seat = st.active if window is None else window[0]
         if play is None:
             if window is not None:
-                window[0], window[1] = self._next_seat(seat), window[1] + 1
+                window[0], window[1] = (seat + st.direction) % self.n, window[1] + 1
             else:
                 self._pass_step()
             self._advance()
             return
+        zones = st.zones
         if play.mate is not None:
             face, mate_face = face
-            mate = self._take_face(st.zones[play.mate[0]][seat], mate_face, seat)
+            mate = self._take_face(zones[play.mate[0]][seat], mate_face, seat)
             env[MATE] = mate
             self._wrote(play.mate[0], seat, (mate,))
-        card = self._take_face(st.zones[play.card_zone][seat], face, seat)
+        card = self._take_face(zones[play.card_zone][seat], face, seat)
         self._wrote(play.card_zone, seat, (card,))
-        zone = st.zones[play.dest_zone]
+        zone = zones[play.dest_zone]
         if play.choose is not None:
             kind, piles_zone, _, _ = play.choose
-            env[CHOSEN] = target_seat if kind == "seat" else st.zones[piles_zone][target_seat][pile_index]
+            env[CHOSEN] = target_seat if kind == "seat" else zones[piles_zone][target_seat][pile_index]
             target_seat = pile_index = -1
         elif target_seat >= 0:
             zone = zone[target_seat]
@@ -257,7 +272,7 @@ class FastGame(Game):
             pile.extend(cards)
             env[PILE] = pile
         if play.effects:
-            for effect in play.effects:
+            for effect in self._effects[play.index]:
                 effect(env)
             writes = self._effect_writes[play.index]
             if writes is None:
@@ -269,13 +284,13 @@ class FastGame(Game):
         st.round_plays += 1
         st.idle_turns = env[PASSES] = 0
         if window is not None:
-            window[0], window[1] = self._next_seat(seat), 0
+            window[0], window[1] = (seat + st.direction) % self.n, 0
         elif not (self.c.final[2] if st.final_turns >= 0 else self.c.turn)[st.step].repeat:
             st.step += 1
-        reason = self._round_end()
+        reason = self._round_end_fn(env, self._dirty)
         if reason is not None:
             self._end_round(reason)
-        elif window is None:
+        elif window is None and self.c.window is not None:
             self._open_window()
         if st.silent and st.window is None:
             st.silent.clear()
