@@ -16,7 +16,8 @@ forgets everything (an effect, a new round, a position set by hand).
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+import weakref
+from dataclasses import dataclass, replace
 
 from . import codegen
 from .codegen import SHALLOW
@@ -33,48 +34,98 @@ def fast_compiled(c: Compiled, gen: codegen.Generated) -> Compiled:
         return replace(s, when=gen.when.get(id(s), s.when), count=gen.count.get(id(s), s.count))
 
     final = c.final and (c.final[0], gen.final_when, tuple(step(s) for s in c.final[2]))
+    setup = tuple(op[:4] + (gen.setup_where[k] or op[4],) if op[0] != "shuffle" else op
+                  for k, op in enumerate(c.setup))
     return replace(c, turn=tuple(step(s) for s in c.turn), final=final, score=gen.score, until=gen.until,
-                   starter=gen.starter)
+                   starter=gen.starter, setup=setup)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the fast engine works out once per compiled ruleset: the compiled ruleset with the
+    generated functions in place, each step's parts, and which end-round conditions and window
+    shares read each zone."""
+
+    fast: Compiled
+    programs: tuple  # (turn, final): per step (is play, when, generate, optional, or pass, count, source, dest, step)
+    window_gen: object | None
+    round_end: object
+    shares: int  # the window's plays
+    keep_answers: bool  # no window play reads what changes without a zone changing
+    readers: tuple  # per zone: the end-round conditions that read it
+    coarse: tuple  # per zone: the window shares that read it at any seat
+    own: tuple  # per zone: the shares that read it at the seat asked
+    hand: tuple  # per zone: {face: shares} for the shares that go through it for faces only
+    any_face: tuple  # per zone: the shares that go through it for any face
+    budget: int
+    copy_zones: object
+    effects: tuple  # per play: its effect functions
+    effect_writes: tuple  # per play: the zones its effects change, or None for any
+
+
+_PLANS: dict[int, tuple[weakref.ref, Plan]] = {}
+
+
+def plan(compiled: Compiled) -> Plan:
+    found = _PLANS.get(id(compiled))
+    if found is not None and found[0]() is compiled:
+        return found[1]
+    gen = codegen.generated(compiled)
+    fast = fast_compiled(compiled, gen)
+    gens = {id(s): gen.generate[id(o)] for s, o in zip(_steps(fast), _steps(compiled)) if id(o) in gen.generate}
+    reads = gen.window_reads or ()
+    zones = range(len(compiled.model.zones))
+    hand, any_face = [], []
+    for z in zones:
+        by_face: dict[int, list[int]] = {}
+        anyone = []
+        for k, r in enumerate(reads):
+            if z in r.hand and z not in r.own and z not in r.zones:
+                if gen.window_faces[k] is None:
+                    anyone.append(k)
+                else:
+                    for f in gen.window_faces[k]:
+                        by_face.setdefault(f, []).append(k)
+        hand.append({f: tuple(ks) for f, ks in by_face.items()})
+        any_face.append(tuple(anyone))
+    longest = max(len(compiled.turn), len(compiled.final[2]) if compiled.final else 0)
+    result = Plan(
+        fast=fast,
+        programs=tuple(tuple((s.kind == "play", s.when, gens.get(id(s)), s.optional, s.or_pass, s.count,
+                              s.source, s.dest, s) for s in steps)
+                       for steps in (fast.turn, fast.final[2] if fast.final else ())),
+        window_gen=gen.generate.get(id(compiled.window)) if compiled.window else None,
+        round_end=gen.round_end, shares=len(reads), keep_answers=not any(r.counters for r in reads),
+        readers=tuple(tuple(k for k, r in enumerate(gen.round_end_reads) if z in r.zones or z in r.own or z in r.hand)
+                      for z in zones),
+        coarse=tuple(tuple(k for k, r in enumerate(reads) if z in r.zones) for z in zones),
+        own=tuple(tuple(k for k, r in enumerate(reads) if z in r.own and z not in r.zones) for z in zones),
+        hand=tuple(hand), any_face=tuple(any_face),
+        budget=(longest + 1) * compiled.players * (compiled.deck_size + 2),
+        copy_zones=gen.copy_zones, effects=gen.effects,
+        effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays))
+    cid = id(compiled)
+    _PLANS[cid] = (weakref.ref(compiled, lambda _: _PLANS.pop(cid, None)), result)
+    return result
 
 
 class FastGame(Game):
     """One match on the generated engine; the same interface as `engine.Game`."""
 
     def __init__(self, compiled: Compiled, seed: int = 0, *, deal: bool = True):
-        gen = codegen.generated(compiled)
+        p = self._plan = plan(compiled)
         self.reference = compiled
-        fast = fast_compiled(compiled, gen)
         n = compiled.players
-        self._gens = {id(s): gen.generate[id(o)] for s, o in zip(_steps(fast), _steps(compiled))
-                      if id(o) in gen.generate}
-        self._window_gen = gen.generate.get(id(compiled.window)) if compiled.window else None
-        self._round_end_fn = gen.round_end
-        self._dirty = [True] * len(compiled.round_ends)
-        reads = gen.window_reads or ()
-        self._shares = len(reads)
-        self._answers: list = [None] * n  # per seat: its window actions (no pass), None unknown
-        self._parts = [[None] * self._shares for _ in range(n)]  # per seat: each window play's share
-        self._keep_answers = not any(r.counters for r in reads)
-        zones = range(len(compiled.model.zones))
-        # per zone: the end-round conditions that read it; the window plays that read it at any
-        # seat, and those that read it at the seat asked only (its hand)
-        self._readers = [tuple(k for k, r in enumerate(gen.round_end_reads) if z in r.zones or z in r.own or z in r.hand)
-                         for z in zones]
-        self._coarse = [tuple(k for k, r in enumerate(reads) if z in r.zones) for z in zones]
-        self._own = [tuple(k for k, r in enumerate(reads) if z in r.own and z not in r.zones) for z in zones]
-        self._hand = [tuple((k, gen.window_faces[k]) for k, r in enumerate(reads)
-                            if z in r.hand and z not in r.own and z not in r.zones) for z in zones]
+        self._programs, self._window_gen, self._round_end_fn = p.programs, p.window_gen, p.round_end
+        self._shares, self._keep_answers, self._budget_value = p.shares, p.keep_answers, p.budget
+        self._readers, self._coarse, self._own, self._hand, self._any_face = p.readers, p.coarse, p.own, p.hand, p.any_face
+        self._copy_zones, self._effects, self._effect_writes = p.copy_zones, p.effects, p.effect_writes
         self._face_of = compiled.face_of
-        longest = max(len(compiled.turn), len(compiled.final[2]) if compiled.final else 0)
-        self._budget_value = (longest + 1) * n * (compiled.deck_size + 2)
-        self._copy_zones = gen.copy_zones
-        self._effect_writes = [codegen.effect_writes(compiled, p) for p in compiled.plays]
-        self._effects = gen.effects
-        self._programs = tuple(tuple((s.kind == "play", s.when, self._gens.get(id(s)), s.optional, s.or_pass, s.count,
-                                      s.source, s.dest, s) for s in steps)
-                               for steps in (fast.turn, fast.final[2] if fast.final else ()))
+        self._dirty = [True] * len(compiled.round_ends)
+        self._answers: list = [None] * n  # per seat: its window actions (no pass), None unknown
+        self._parts = [[None] * p.shares for _ in range(n)]  # per seat: each window play's share
         self._rng_state = None  # the random source's state, read for copies; None once it is drawn on
-        super().__init__(fast, seed, deal=deal)
+        super().__init__(p.fast, seed, deal=deal)
 
     # ---------------------------------------------------------------- what changed
 
@@ -100,14 +151,23 @@ class FastGame(Game):
                 for k in own:
                     parts[k] = None
                 self._answers[s] = None
-        if hand:
-            faces = None if cards is None else {self._face_of[c] for c in cards}
+        if hand or self._any_face[zone]:
             for s in (range(self.n) if seat < 0 else (seat,)):
                 parts = self._parts[s]
-                for k, taken in hand:
-                    if faces is None or taken is None or not taken.isdisjoint(faces):
+                touched = self._any_face[zone]
+                for k in touched:
+                    parts[k] = None
+                for card in (() if cards is None else cards):
+                    for k in hand.get(self._face_of[card], ()):
                         parts[k] = None
-                        self._answers[s] = None
+                        touched = True
+                if cards is None:
+                    for ks in hand.values():
+                        for k in ks:
+                            parts[k] = None
+                    touched = True
+                if touched:
+                    self._answers[s] = None
 
     def _forget(self) -> None:
         """Everything may have changed: a new round, a position set by hand, a move of cards."""
@@ -123,7 +183,7 @@ class FastGame(Game):
         return self._budget_value
 
     def _generate(self, seat: int, step) -> list[tuple]:
-        return self._gens[id(step)](self.env, seat)
+        return next(p[2] for p in (*self._programs[0], *self._programs[1]) if p[8] is step)(self.env, seat)
 
     def _round_end(self) -> str | None:
         return self._round_end_fn(self.env, self._dirty)
