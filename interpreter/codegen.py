@@ -112,6 +112,16 @@ class _Generator:
             if e is not None:
                 self._hoist(e, known, scope)
 
+    def hoist_bodies(self, exprs, known: set[str], scope: dict[str, str]) -> None:
+        """Compute, here, what the bodies of the quantifiers in `exprs` read that does not
+        change from one element to the next: the statement that follows evaluates it once."""
+        for e in exprs:
+            if isinstance(e, (m.Each, m.Quantifier)):
+                self._hoist(e.body, known - {e.var}, scope)
+                self.hoist_bodies([e.collection], known, scope)
+            elif e is not None:
+                self.hoist_bodies(_children(e), known, scope)
+
     def _hoist(self, e, known, scope) -> None:
         if isinstance(e, (m.Const, m.ParamRef, m.Ref)) or e in self.memo:
             return
@@ -202,6 +212,8 @@ class _Generator:
                 return f"(-{self.ex(x, scope)})"
             case m.If(cond=cnd, then=a, otherwise=b):
                 return f"({self.ex(a, scope)} if {self.ex(cnd, scope)} else {self.ex(b, scope)})"
+            case m.Quantifier(kind="some", var=var, collection=coll, body=body):
+                return self.some(var, coll, body, scope)
             case m.Quantifier(kind=kind, var=var, collection=coll, body=body):
                 v = self.fresh()
                 c = self.ex(coll, scope)
@@ -214,11 +226,23 @@ class _Generator:
         if not (isinstance(left, m.Each) and left.function == "count" and isinstance(right, m.Const)
                 and right.value == 0 and type(right.value) is int and op in (">", "==", "!=")):
             return None
-        v = self.fresh()
-        c = self.ex(left.collection, scope)
-        b = self.ex(left.body, {**scope, left.var: v})
-        test = f"any({b} for {v} in {c})"
+        test = self.some(left.var, left.collection, left.body, scope)
         return f"(not {test})" if op == "==" else test
+
+    def some(self, var: str, coll, body, scope) -> str:
+        """Whether `body` holds for some `var` in `coll`. When the body asks whether the
+        element's attribute equals a value the element does not change, the value is looked
+        for in the attributes, in C: `value in map(TABLE.__getitem__, coll)`."""
+        c = self.ex(coll, scope)
+        if isinstance(body, m.Op) and body.op == "==":
+            for mine, other in ((body.left, body.right), (body.right, body.left)):
+                if (isinstance(mine, m.AttrOf) and mine.obj == m.Ref(var, mine.obj.type)
+                        and not mine.type.startswith("list:") and var not in _free(other)):
+                    value = self.ex(other, scope)
+                    return f"({value} in map(A{self.attr_ids[mine.attr]}.__getitem__, {c}))"
+        v = self.fresh()
+        b = self.ex(body, {**scope, var: v})
+        return f"any({b} for {v} in {c})"
 
     def ref(self, name: str, scope: dict[str, str]) -> str:
         if name in scope:
@@ -390,6 +414,7 @@ class _Generator:
             w.line("    continue")
         scope = {**scope, "card": "card"}
         if card_filter is not None:
+            self.hoist_bodies([card_filter], {"self", "card"}, scope)
             w.line(f"if not {self.ex(card_filter, scope)}:")
             w.line("    continue")
         self.hoist(later, {"self", "card"}, scope)
@@ -469,6 +494,7 @@ class _Generator:
             if cond is None:
                 w.line(f"add(({P}, {key}, {t}, -1))")
             else:
+                self.hoist_bodies([cond], {*known, "target", "owner"}, scope)
                 w.line(f"if {self.ex(cond, scope)}:")
                 w.line(f"    add(({P}, {key}, {t}, -1))")
         if play.onto_pile is not None:
@@ -477,8 +503,11 @@ class _Generator:
             if cond is None:
                 w.line(f"    add(({P}, {key}, {t}, i))")
             else:
-                w.line(f"    if {self.ex(cond, {**scope, 'pile': 'pile'})}:")
-                w.line(f"        add(({P}, {key}, {t}, i))")
+                w.indent()
+                self.hoist_bodies([cond], {*known, "target", "owner", "pile"}, {**scope, "pile": "pile"})
+                w.line(f"if {self.ex(cond, {**scope, 'pile': 'pile'})}:")
+                w.line(f"    add(({P}, {key}, {t}, i))")
+                w.dedent()
         if targets is not None:
             w.dedent()
         self.memo = memo
