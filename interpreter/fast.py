@@ -220,28 +220,29 @@ class FastGame(Game):
         turn, final = self._programs
         round_end, dirty = self._round_end_fn, self._dirty
         window_step = self.c.window
+        answers, keep = self._answers, self._keep_answers
         while not st.over:
             budget -= 1
             if budget < 0:
                 raise EngineError(f"round {st.round + 1} cannot end: the seats pass or skip every step and "
                                   "no 'end round' condition holds")
             window = st.window
-            if window is not None:
+            if window is not None:  # ask the seats in turn; those with nothing to play pass
                 seat, passes = window
-                if passes >= n:  # a full round of passes closes it
-                    st.window = None
-                    st.silent.clear()
-                    continue
                 silent = st.silent
-                actions = self._window_actions(seat) if seat not in silent else None
-                if actions:
-                    self._actions = [*actions, PASS]
-                    return
-                if passes == 0 and self._keep_answers and self._nobody_answers(silent):
-                    st.window = None  # no seat can answer: every one would pass
-                    silent.clear()
-                    continue
-                window[0], window[1] = (seat + st.direction) % n, passes + 1  # nothing to play: a pass
+                while passes < n:
+                    actions = None if seat in silent else (
+                        answers[seat] if keep and answers[seat] is not None else self._window_actions(seat))
+                    if actions:
+                        window[0], window[1] = seat, passes
+                        self._actions = [*actions, PASS]
+                        return
+                    if passes == 0 and keep and self._nobody_answers(silent):
+                        break  # no seat can answer: every one would pass
+                    seat, passes = (seat + st.direction) % n, passes + 1
+                    budget -= 1
+                st.window = None  # a full round of passes closes it
+                silent.clear()
                 continue
             program = final if st.final_turns >= 0 else turn
             k = st.step
