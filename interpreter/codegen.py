@@ -407,6 +407,11 @@ class _Generator:
             targets = f"({self.ex(model.dest_seat, scope)},)"
         else:
             targets = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
+        join = self.equality_join(play, {"self", "card", *named}) if play.choose is None else None
+        index = None
+        if join is not None:
+            index = self.fresh("index")
+            w.line(f"{index} = None")
         w.line(f"for face, card in {d}.items():")
         w.indent()
         if faces is not None:
@@ -442,7 +447,10 @@ class _Generator:
         if play.choose is not None:
             self.chosen_actions(play, P, key, dest, scope)
         else:
-            self.target_actions(play, P, key, dest, targets, scope, {"self", "card", *named})
+            if join is not None:
+                self.pile_index(index, join[0], dest, targets, scope)
+            self.target_actions(play, P, key, dest, targets, scope, {"self", "card", *named},
+                                None if join is None else (index, join[1]))
         for _ in range(depth + opened):
             w.dedent()
         self.memo = memo
@@ -470,8 +478,36 @@ class _Generator:
             dynamic = m.Op("and", dynamic, e, "bool")
         return dynamic
 
+    def equality_join(self, play: CPlay, known: set[str]):
+        """An `onto pile when P == C` where P reads the pile (and its zone) and C the card: the
+        piles are indexed by P once, and each card looks up C, instead of testing every pile
+        for every card. Returns (P, C) or None."""
+        cond = play.model.onto_pile and play.model.onto_pile.expr
+        if not (isinstance(cond, m.Op) and cond.op == "=="):
+            return None
+        for pile_side, card_side in ((cond.left, cond.right), (cond.right, cond.left)):
+            if ("pile" in _free(pile_side) and _free(pile_side) <= {"pile", "target", "owner", "self"}
+                    and _free(card_side) <= known and not pile_side.type.startswith("list:")
+                    and pile_side.type not in ("zone", "zone:piles", "pile")):
+                return pile_side, card_side
+        return None
+
+    def pile_index(self, index: str, pile_side, dest: str, targets: str | None, scope) -> None:
+        """Once per play and seat, lazily: for each target, its piles' indices by `pile_side`."""
+        w = self.w
+        w.line(f"if {index} is None:")
+        w.indent()
+        w.line(f"{index} = {{}}")
+        w.line(f"for t in {targets or '(-1,)'}:")
+        w.line(f"    target = {dest}[t]" if targets else f"    target = {dest}")
+        w.line("    by_key = {}")
+        w.line("    for i, pile in enumerate(target):")
+        w.line(f"        by_key.setdefault({self.ex(pile_side, {**scope, 'target': 'target', 'owner': 't', 'pile': 'pile'})}, []).append(i)")
+        w.line(f"    {index}[t] = by_key")
+        w.dedent()
+
     def target_actions(self, play: CPlay, P: str, key: str, dest: str, targets: str | None, scope,
-                       known: set[str]) -> None:
+                       known: set[str], join: tuple | None = None) -> None:
         w = self.w
         memo = dict(self.memo)
         plain = play.new_pile is None and play.onto_pile is None
@@ -497,7 +533,11 @@ class _Generator:
                 self.hoist_bodies([cond], {*known, "target", "owner"}, scope)
                 w.line(f"if {self.ex(cond, scope)}:")
                 w.line(f"    add(({P}, {key}, {t}, -1))")
-        if play.onto_pile is not None:
+        if join is not None:
+            index, card_side = join
+            w.line(f"for i in {index}[{t}].get({self.ex(card_side, scope)}, ()):")
+            w.line(f"    add(({P}, {key}, {t}, i))")
+        elif play.onto_pile is not None:
             cond = model.onto_pile.expr
             w.line("for i, pile in enumerate(target):")
             if cond is None:
