@@ -11,9 +11,15 @@ The source is ours, so running it with `exec` runs nothing of the file's.
 
 The generated functions compute exactly what the closures of `compile.py` compute (the engine
 in `engine.py` stays the plain reference; `tests/test_codegen.py` and
-`bench/engine_equivalence.py` hold the two equal move by move). Every construct of the
-expression language is inlined; effects stay the compiled closures, which the fast engine
-calls as the reference does.
+`bench/engine_equivalence.py` hold the two equal move by move). Inlined: every expression of
+the language (with `count(x in C where x.a == v) > 0` and `some` written as a lookup in C),
+the legal actions of every play step and of the window (card filters, mates, chosen seats and
+piles, new-pile and onto-pile conditions, an onto condition `P == C` as an index of the piles),
+step conditions and draw counts, end-round conditions, the final round's condition, score,
+`until`, starter, setup conditions and `merge`. The other effects (moves of cards and piles,
+swap, pass, reverse, next turn, no answer) stay the compiled closures, called as the reference
+calls them. What each window play and end-round condition reads is recorded (`Reads`) for the
+fast engine's caches.
 """
 from __future__ import annotations
 

@@ -183,6 +183,9 @@ class FastGame(Game):
         return self._budget_value
 
     def _generate(self, seat: int, step) -> list[tuple]:
+        """The actions of a play step (or the window) for `seat`, as `Game._generate` gives them."""
+        if step is self.c.window:
+            return self._window_gen(self.env, seat, [None] * self._shares)
         return next(p[2] for p in (*self._programs[0], *self._programs[1]) if p[8] is step)(self.env, seat)
 
     def _round_end(self) -> str | None:
