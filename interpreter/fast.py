@@ -291,8 +291,10 @@ class FastGame(Game):
             if reason is not None:
                 self._end_round(reason)
                 budget = self._budget_value
-            elif window_step is not None:
-                self._open_window()
+            elif window_step is not None and st.final_turns < 0:  # `_open_window`, inline
+                env[SELF] = st.active
+                if window_step.when is None or window_step.when(env):
+                    st.window = [st.active, 0]
         self._actions = []
 
     def play(self, action: tuple) -> None:
@@ -314,7 +316,13 @@ class FastGame(Game):
             mate = self._take_face(zones[play.mate[0]][seat], mate_face, seat)
             env[MATE] = mate
             self._wrote(play.mate[0], seat, (mate,))
-        card = self._take_face(zones[play.card_zone][seat], face, seat)
+        hand, face_of = zones[play.card_zone][seat], self._face_of
+        for k, card in enumerate(hand):  # the first card of the face, as `_take_face` takes it
+            if face_of[card] == face:
+                del hand[k]
+                break
+        else:
+            card = self._take_face(hand, face, seat)  # it says which card is missing
         self._wrote(play.card_zone, seat, (card,))
         zone = zones[play.dest_zone]
         if play.choose is not None:
@@ -349,7 +357,7 @@ class FastGame(Game):
         st.idle_turns = env[PASSES] = 0
         if window is not None:
             window[0], window[1] = (seat + st.direction) % self.n, 0
-        elif not (self.c.final[2] if st.final_turns >= 0 else self.c.turn)[st.step].repeat:
+        elif not self._programs[st.final_turns >= 0][st.step][8].repeat:
             st.step += 1
         reason = self._round_end_fn(env, self._dirty)
         if reason is not None:
