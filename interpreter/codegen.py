@@ -29,7 +29,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from . import model as m
-from .compile import FIXED_SLOTS, SELF, ZONES, Compiled, CPlay, CStep
+from .compile import CHOSEN, FIXED_SLOTS, FREE, MATE, RNG, SELF, ZONES, Compiled, CPlay, CStep, _remove_pile
 
 # The context names a generated function may read from the env, as the closures do, when the
 # function does not hold them in a local: `round` and `totals` in `until`, `passes` anywhere.
@@ -603,6 +603,47 @@ class _Generator:
         self.memo = {}
         self.end()
 
+    def move_cards(self, name: str, e: m.MoveCards, named: dict[str, str]) -> None:
+        """A drop-in for `compile._move_cards`'s closure: up to `count` cards from the top of a
+        zone or a pile down (or at random), those `where` keeps; into a zone of piles each card
+        starts a pile; a pile left empty is taken away. Without `at random`, the cards are
+        looked at from the top only until enough are found: `where` is pure, so the same ones
+        are taken."""
+        w = self.w
+        self.function(name, "env")
+        x = self.fresh("x")
+        inner = {**named, e.var: x} if e.var else named
+        w.line(f"src = {self.ex(e.source, named)}")
+        w.line(f"wanted = {'len(src)' if e.count is None else self.ex(e.count, named)}")
+        keep = "True" if e.where is None else self.ex(e.where, inner)
+        if e.random:
+            w.line("fits = []")
+            w.line("for i in range(len(src) - 1, -1, -1):")
+            w.line(f"    {x} = src[i]")
+            w.line(f"    if {keep}:")
+            w.line("        fits.append(i)")
+            w.line(f"taken = env[{RNG}].sample(fits, min(wanted, len(fits)))[:max(wanted, 0)]")
+        else:
+            w.line("taken = []")
+            w.line("if wanted > 0:")
+            w.line("    for i in range(len(src) - 1, -1, -1):")
+            w.line(f"        {x} = src[i]")
+            w.line(f"        if {keep}:")
+            w.line("            taken.append(i)")
+            w.line("            if len(taken) >= wanted:")
+            w.line("                break")
+        w.line("cards = [src[i] for i in taken]")
+        w.line("for i in sorted(taken, reverse=True):")
+        w.line("    del src[i]")
+        w.line(f"for {x} in cards:")
+        w.line(f"    env[{FREE}] = {x}")
+        dest = self.ex(e.dest, inner)
+        w.line(f"    {dest}.append([{x}] if {e.dest.type == 'zone:piles'} else {x})")
+        if e.source.type == "pile":
+            w.line("if not src:")
+            w.line("    _remove_pile(zones, PILE_ZONES, src)")
+        self.end()
+
     def copier(self) -> None:
         """`copy_zones(zones)`: a copy of every zone that shares no list with the original."""
         parts = []
@@ -790,8 +831,13 @@ def write(c: Compiled) -> _Module:
     effect_fns = []
     for play in c.plays:
         for k, e in enumerate(play.model.effects):
-            if isinstance(e, m.Merge):
-                g.merge(f"effect{play.index}_{k}", e)
+            if isinstance(e, (m.Merge, m.MoveCards)):
+                named = {**({play.model.choose.name: f"env[{CHOSEN}]"} if play.model.choose else {}),
+                         **({play.model.mate.name: f"env[{MATE}]"} if play.model.mate else {})}
+                if isinstance(e, m.Merge):
+                    g.merge(f"effect{play.index}_{k}", e)
+                else:
+                    g.move_cards(f"effect{play.index}_{k}", e, named)
                 effect_fns.append((play.index, k, f"effect{play.index}_{k}"))
     g.expression_function("until", model.match.until)
     g.expression_function("starter", model.match.starter)
@@ -816,7 +862,8 @@ def _namespace(c: Compiled) -> dict:
     first: dict[int, int] = {}
     for card, face in enumerate(c.face_of):
         first.setdefault(face, card)
-    ns = {"SHALLOW": SHALLOW, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none, "FACE_OF": c.face_of,
+    ns = {"_remove_pile": _remove_pile,
+          "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "SHALLOW": SHALLOW, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none, "FACE_OF": c.face_of,
           "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none,
           "SEATS": tuple(range(c.players)),
           "OTHERS": tuple(tuple(s for s in range(c.players) if s != seat) for seat in range(c.players))}

@@ -95,7 +95,7 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          "mate_face", "SHALLOW", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod", "_top",
          "_bottom", "items", "append", "isdisjoint", "fromkeys", "round_end", "dirty", "final_when", "score",
          "until", "starter", "gen_window", "any", "all", "sum", "len", "max", "min", "list", "dict", "map",
-         "frozenset", "enumerate", "default", "__getitem__", "copy_zones", "s", "p", "receiving", "under", "kept", "extend", "piles", "by_key", "setdefault", "get"}
+         "frozenset", "enumerate", "default", "__getitem__", "copy_zones", "s", "p", "receiving", "under", "kept", "extend", "piles", "by_key", "setdefault", "get", "src", "wanted", "fits", "taken", "cards", "sorted", "sample", "reverse", "range", "_remove_pile", "PILE_ZONES"}
 
 
 def names_in(source: str) -> set[str]:
