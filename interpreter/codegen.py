@@ -91,7 +91,7 @@ class Generated:
     copy_zones: object  # fn(zones) -> a copy sharing no list
     effects: tuple  # per play: its effects, generated where the generator writes them, else the closures
     setup_where: tuple  # per setup step: its `where`, generated, or None
-    window_faces: tuple  # per window play: the faces its hand share depends on, or None for any
+    window_faces: tuple  # per window play: (card faces, mate faces) its hand share depends on, or None: any
     window_reads: tuple[Reads, ...] | None  # what each of the window's plays reads
     round_end_reads: tuple[Reads, ...]  # per end-round condition
 
@@ -334,8 +334,9 @@ class _Generator:
 
     def window(self, name: str, step: CStep) -> list[Reads]:
         """`fn(env, seat, parts)`: the window's actions for `seat`, each play's share kept in
-        `parts` (None: to compute). A share is SHALLOW when the seat's hand alone rules the play
-        out: only a change of that hand can change it. Returns what each play reads."""
+        `parts` (None: to compute). A share is NO_CARD when the hand holds no card the play may
+        take, NO_MATE when it holds no card that may go with one: only a card of such a face
+        coming into the hand can change it. Returns what each play reads."""
         w = self.w
         self.function(name, "env, seat, parts")
         w.line(f"env[{SELF}] = seat")
@@ -349,7 +350,7 @@ class _Generator:
             w.line(f"part = parts[{k}]")
             w.line("if part is None:")
             w.indent()
-            w.line("part = SHALLOW")
+            w.line("part = NO_CARD")
             self.play_actions(play, {}, share=True)
             w.line(f"parts[{k}] = part")
             w.dedent()
@@ -391,6 +392,8 @@ class _Generator:
             w.indent()
             opened += 1
         if play.mate is not None and play.mate[0] == play.card_zone and self.mate_faces(play) is not None:
+            if share:
+                w.line("part = NO_MATE")
             w.line(f"if not M{play.index}.isdisjoint({d}):")  # some card of the hand may go with it
             w.indent()
             opened += 1
@@ -724,13 +727,13 @@ def _children(e) -> tuple:
     return ()
 
 
-def _faces_read(play: CPlay, ns: dict) -> frozenset | None:
+def _faces_read(play: CPlay, ns: dict) -> tuple[frozenset, frozenset] | None:
     """The faces whose coming and going in the hand can change the play's share of the window:
-    those its card may have and those its mate may have; None when that is any face."""
+    those its card may have, and those its mate may have; None when that is any face."""
     mates = ns.get(f"M{play.index}")
     if play.faces is None or (play.mate is not None and mates is None):
         return None
-    return play.faces | (mates or frozenset())
+    return play.faces, mates or frozenset()
 
 
 def effect_writes(c: Compiled, play: CPlay) -> tuple[int, ...] | None:
@@ -770,7 +773,12 @@ def _zones_named(c: Compiled, e, play: CPlay) -> set[int] | None:
     return out
 
 
-SHALLOW = ()  # a window share that the seat's hand alone rules out
+class Shallow(tuple):
+    """An empty window share that only a card coming into the seat's hand can change."""
+
+
+NO_CARD = Shallow()  # the hand holds no card of a face the play takes
+NO_MATE = Shallow()  # it holds none that may go with one
 
 
 def _div(a: int, b: int) -> int:
@@ -863,7 +871,7 @@ def _namespace(c: Compiled) -> dict:
     for card, face in enumerate(c.face_of):
         first.setdefault(face, card)
     ns = {"_remove_pile": _remove_pile,
-          "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "SHALLOW": SHALLOW, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none, "FACE_OF": c.face_of,
+          "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "NO_CARD": NO_CARD, "NO_MATE": NO_MATE, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none, "FACE_OF": c.face_of,
           "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none,
           "SEATS": tuple(range(c.players)),
           "OTHERS": tuple(tuple(s for s in range(c.players) if s != seat) for seat in range(c.players))}

@@ -20,7 +20,7 @@ import weakref
 from dataclasses import dataclass, replace
 
 from . import codegen
-from .codegen import SHALLOW
+from .codegen import NO_CARD, NO_MATE, Shallow
 from .compile import CHOSEN, MATE, PASSES, PILE, RNG, SELF, STATE, TOTALS, ZONES, CARD, OWNER, TARGET, Compiled
 from .engine import PASS, EngineError, Game, State
 
@@ -55,7 +55,7 @@ class Plan:
     readers: tuple  # per zone: the end-round conditions that read it
     coarse: tuple  # per zone: the window shares that read it at any seat
     own: tuple  # per zone: the shares that read it at the seat asked
-    hand: tuple  # per zone: {face: shares} for the shares that go through it for faces only
+    hand: tuple  # per zone: {face: ((share, as a mate), ...)} for the shares that go through it for faces only
     any_face: tuple  # per zone: the shares that go through it for any face
     budget: int
     copy_zones: object
@@ -77,15 +77,18 @@ def plan(compiled: Compiled) -> Plan:
     zones = range(len(compiled.model.zones))
     hand, any_face = [], []
     for z in zones:
-        by_face: dict[int, list[int]] = {}
+        by_face: dict[int, list[tuple[int, bool]]] = {}
         anyone = []
         for k, r in enumerate(reads):
             if z in r.hand and z not in r.own and z not in r.zones:
                 if gen.window_faces[k] is None:
                     anyone.append(k)
                 else:
-                    for f in gen.window_faces[k]:
-                        by_face.setdefault(f, []).append(k)
+                    cards, mates = gen.window_faces[k]
+                    for f in cards:
+                        by_face.setdefault(f, []).append((k, False))
+                    for f in mates:
+                        by_face.setdefault(f, []).append((k, True))
         hand.append({f: tuple(ks) for f, ks in by_face.items()})
         any_face.append(tuple(anyone))
     longest = max(len(compiled.turn), len(compiled.final[2]) if compiled.final else 0)
@@ -129,10 +132,11 @@ class FastGame(Game):
 
     # ---------------------------------------------------------------- what changed
 
-    def _wrote(self, zone: int, seat: int, cards=None) -> None:
-        """Zone `zone` changed (at `seat`, or at every seat for _ALL), by these cards coming or
-        going (None: unknown): the end-round conditions and the window shares that read it are
-        worked out again when next needed; a hand share only if a card of a face it takes moved."""
+    def _wrote(self, zone: int, seat: int, cards=None, arrived: bool = False) -> None:
+        """Zone `zone` changed (at `seat`, or at every seat for _ALL), by these cards coming
+        (`arrived`) or going (None: unknown): the end-round conditions and the window shares
+        that read it are worked out again when next needed; a hand share only if a card of a
+        face it takes moved, and an empty one (`Shallow`) only if such a card came."""
         for k in self._readers[zone]:
             self._dirty[k] = True
         if not self._shares:
@@ -142,7 +146,7 @@ class FastGame(Game):
             answers = self._answers
             for s, parts in enumerate(self._parts):
                 for k in coarse:
-                    if parts[k] is not SHALLOW:
+                    if parts[k].__class__ is not Shallow:
                         parts[k] = None
                         answers[s] = None
         if own:
@@ -158,12 +162,16 @@ class FastGame(Game):
                 for k in touched:
                     parts[k] = None
                 for card in (() if cards is None else cards):
-                    for k in hand.get(self._face_of[card], ()):
+                    for k, as_mate in hand.get(self._face_of[card], ()):
+                        part = parts[k]
+                        if part is None or (part is NO_CARD and (as_mate or not arrived)) or (
+                                part is NO_MATE and not (as_mate and arrived)):
+                            continue
                         parts[k] = None
                         touched = True
                 if cards is None:
                     for ks in hand.values():
-                        for k in ks:
+                        for k, _ in ks:
                             parts[k] = None
                     touched = True
                 if touched:
@@ -285,7 +293,7 @@ class FastGame(Game):
                 for _ in range(taken):
                     hand.append(pile.pop())
                 self._wrote(source, _ALL, drawn)
-                self._wrote(dest, active, drawn)
+                self._wrote(dest, active, drawn, True)
             st.step = k + 1
             reason = round_end(env, dirty)
             if reason is not None:
@@ -333,7 +341,7 @@ class FastGame(Game):
             zone = zone[target_seat]
         env[SELF], env[CARD], env[TARGET], env[OWNER] = seat, card, zone, target_seat
         cards = [card] if play.mate is None else [card, mate]
-        self._wrote(play.dest_zone, target_seat if target_seat >= 0 else _ALL, cards)
+        self._wrote(play.dest_zone, target_seat if target_seat >= 0 else _ALL, cards, True)
         if play.new_pile is None and play.onto_pile is None:
             zone.extend(cards)
         elif pile_index < 0:
