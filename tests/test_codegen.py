@@ -22,7 +22,12 @@ from cardrules.interpreter.load import load, load_all, load_text
 from cardrules.interpreter.scenarios import load_file, run as run_scenarios
 from cardrules.interpreter.selfplay import run
 from .conftest import REPO, RULESETS
+from .test_blocks import REPEAT, STARS, TRADE
+from .test_engine import FINAL, KINDS, QUICK, RAID
 from .test_invariants import TEXTS
+
+BLOCKS = {**TEXTS, "trade": TRADE, "repeat": REPEAT, "stars": STARS, "kinds": KINDS, "quick": QUICK, "raid": RAID,
+          "final": FINAL}
 
 SHIPPED = ("klats", "arne_92", "arne_total")
 EXAMPLES = sorted((REPO / "docs" / "examples").glob("*.rules"))
@@ -52,10 +57,12 @@ def test_the_fast_engine_equals_the_reference_on_klats_at_every_count(klats, pla
     assert compare(compile_ruleset(klats.model, players), positions=200, seed=players).positions >= 200
 
 
-@pytest.mark.parametrize("name", [*(p.stem for p in EXAMPLES), "windows", "pickpocket"])
+@pytest.mark.parametrize("name", [*(p.stem for p in EXAMPLES), "windows", "pickpocket", "trade", "repeat", "stars",
+                                  "kinds", "quick", "raid", "final"])
 def test_the_fast_engine_equals_the_reference_on_the_small_games(name):
+    """The docs' examples and the tests' small games, each showing some block at work."""
     path = REPO / "docs" / "examples" / f"{name}.rules"
-    model = load(str(path)).model if path.is_file() else load_text(TEXTS[name], f"{name}.rules").model
+    model = load(str(path)).model if path.is_file() else load_text(BLOCKS[name], f"{name}.rules").model
     for players in model.counts[:3]:
         assert compare(compile_ruleset(model, players), positions=150, seed=players).positions >= 150
 
