@@ -59,6 +59,7 @@ class Plan:
     any_face: tuple  # per zone: the shares that go through it for any face
     budget: int
     copy_zones: object
+    zones: tuple  # per zone: (readers, coarse, own, hand, any face), as `_wrote` reads them
     effects: tuple  # per play: its effect functions
     effect_writes: tuple  # per play: the zones its effects change, or None for any
 
@@ -105,8 +106,9 @@ def plan(compiled: Compiled) -> Plan:
         own=tuple(tuple(k for k, r in enumerate(reads) if z in r.own and z not in r.zones) for z in zones),
         hand=tuple(hand), any_face=tuple(any_face),
         budget=(longest + 1) * compiled.players * (compiled.deck_size + 2),
-        copy_zones=gen.copy_zones, effects=gen.effects,
+        copy_zones=gen.copy_zones, effects=gen.effects, zones=(),
         effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays))
+    result = replace(result, zones=tuple(zip(result.readers, result.coarse, result.own, result.hand, result.any_face)))
     cid = id(compiled)
     _PLANS[cid] = (weakref.ref(compiled, lambda _: _PLANS.pop(cid, None)), result)
     return result
@@ -121,7 +123,7 @@ class FastGame(Game):
         n = compiled.players
         self._programs, self._window_gen, self._round_end_fn = p.programs, p.window_gen, p.round_end
         self._shares, self._keep_answers, self._budget_value = p.shares, p.keep_answers, p.budget
-        self._readers, self._coarse, self._own, self._hand, self._any_face = p.readers, p.coarse, p.own, p.hand, p.any_face
+        self._zone_plans = p.zones
         self._copy_zones, self._effects, self._effect_writes = p.copy_zones, p.effects, p.effect_writes
         self._face_of = compiled.face_of
         self._dirty = [True] * len(compiled.round_ends)
@@ -137,16 +139,17 @@ class FastGame(Game):
         (`arrived`) or going (None: unknown): the end-round conditions and the window shares
         that read it are worked out again when next needed; a hand share only if a card of a
         face it takes moved, and an empty one (`Shallow`) only if such a card came."""
-        for k in self._readers[zone]:
-            self._dirty[k] = True
-        if not self._shares:
-            return
-        coarse, own, hand = self._coarse[zone], self._own[zone], self._hand[zone]
+        readers, coarse, own, hand, any_face = self._zone_plans[zone]
+        if readers:
+            dirty = self._dirty
+            for k in readers:
+                dirty[k] = True
         if coarse:
             answers = self._answers
             for s, parts in enumerate(self._parts):
                 for k in coarse:
-                    if parts[k].__class__ is not Shallow:
+                    part = parts[k]
+                    if part is not None and part.__class__ is not Shallow:
                         parts[k] = None
                         answers[s] = None
         if own:
@@ -155,25 +158,26 @@ class FastGame(Game):
                 for k in own:
                     parts[k] = None
                 self._answers[s] = None
-        if hand or self._any_face[zone]:
+        if hand or any_face:
             for s in (range(self.n) if seat < 0 else (seat,)):
                 parts = self._parts[s]
-                touched = self._any_face[zone]
-                for k in touched:
+                touched = bool(any_face)
+                for k in any_face:
                     parts[k] = None
-                for card in (() if cards is None else cards):
-                    for k, as_mate in hand.get(self._face_of[card], ()):
-                        part = parts[k]
-                        if part is None or (part is NO_CARD and (as_mate or not arrived)) or (
-                                part is NO_MATE and not (as_mate and arrived)):
-                            continue
-                        parts[k] = None
-                        touched = True
                 if cards is None:
                     for ks in hand.values():
                         for k, _ in ks:
                             parts[k] = None
                     touched = True
+                else:
+                    for card in cards:
+                        for k, as_mate in hand.get(self._face_of[card], ()):
+                            part = parts[k]
+                            if part is None or (part is NO_CARD and (as_mate or not arrived)) or (
+                                    part is NO_MATE and not (as_mate and arrived)):
+                                continue
+                            parts[k] = None
+                            touched = True
                 if touched:
                     self._answers[s] = None
 
