@@ -33,7 +33,7 @@ def fast_compiled(c: Compiled, gen: codegen.Generated) -> Compiled:
     def step(s):
         return replace(s, when=gen.when.get(id(s), s.when), count=gen.count.get(id(s), s.count))
 
-    final = c.final and (c.final[0], gen.final_when, tuple(step(s) for s in c.final[2]))
+    final = c.final and (c.final[0], gen.final_when, tuple(step(s) for s in c.final[2]), *c.final[3:])
     setup = tuple(op[:4] + (gen.setup_where[k] or op[4],) if op[0] != "shuffle" else op
                   for k, op in enumerate(c.setup))
     return replace(c, turn=tuple(step(s) for s in c.turn), final=final, score=gen.score, until=gen.until,
