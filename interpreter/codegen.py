@@ -36,6 +36,9 @@ from .compile import CHOSEN, FIXED_SLOTS, FREE, MATE, RNG, SELF, ZONES, Compiled
 _ENV_NAMES = FIXED_SLOTS
 
 
+UNROLL = 8  # a loop over the seats is written out for up to this many players
+
+
 class CodegenError(Exception):
     """A model the generator cannot write (never from a checked ruleset: a bug to report)."""
 
@@ -186,6 +189,12 @@ class _Generator:
             case m.Call(function=fn, args=(arg,)):
                 return self.call(fn, arg, scope)
             case m.Each(function=fn, var=var, collection=coll, body=body):
+                seats = self.over_seats(var, coll, body, scope)
+                if seats is not None:
+                    return {"count": f"({' + '.join(f'(1 if {b} else 0)' for b in seats)})",
+                            "sum": f"({' + '.join(seats)})", "max": f"max([{', '.join(seats)}], default=0)",
+                            "min": f"min([{', '.join(seats)}], default=0)",
+                            "product": f"_prod([{', '.join(seats)}])"}[fn]
                 v = self.fresh()
                 c = self.ex(coll, scope)
                 b = self.ex(body, {**scope, var: v})
@@ -221,6 +230,9 @@ class _Generator:
             case m.Quantifier(kind="some", var=var, collection=coll, body=body):
                 return self.some(var, coll, body, scope)
             case m.Quantifier(kind=kind, var=var, collection=coll, body=body):
+                seats = self.over_seats(var, coll, body, scope)
+                if seats is not None:  # a body is a truth value: the chain is one too
+                    return f"({' and '.join(seats)})"
                 v = self.fresh()
                 c = self.ex(coll, scope)
                 b = self.ex(body, {**scope, var: v})
@@ -239,6 +251,9 @@ class _Generator:
         """Whether `body` holds for some `var` in `coll`. When the body asks whether the
         element's attribute equals a value the element does not change, the value is looked
         for in the attributes, in C: `value in map(TABLE.__getitem__, coll)`."""
+        seats = self.over_seats(var, coll, body, scope)
+        if seats is not None:  # a body is a truth value: the chain is one too
+            return f"({' or '.join(seats)})"
         c = self.ex(coll, scope)
         if isinstance(body, m.Op) and body.op == "==":
             for mine, other in ((body.left, body.right), (body.right, body.left)):
@@ -249,6 +264,14 @@ class _Generator:
         v = self.fresh()
         b = self.ex(body, {**scope, var: v})
         return f"any({b} for {v} in {c})"
+
+    def over_seats(self, var: str, coll, body, scope) -> list[str] | None:
+        """A body over `seats`, written out once per seat, the seat a number: the player count
+        is known, so the loop is not needed (up to UNROLL seats)."""
+        if not (isinstance(coll, m.Ref) and coll.name == "seats" and "seats" not in scope
+                and self.c.players <= UNROLL):
+            return None
+        return [self.ex(body, {**scope, var: _literal(s)}) for s in range(self.c.players)]
 
     def ref(self, name: str, scope: dict[str, str]) -> str:
         if name in scope:
