@@ -23,6 +23,7 @@ from . import codegen
 from .codegen import NO_CARD, NO_MATE, Shallow
 from .compile import CHOSEN, MATE, PASSES, PILE, RNG, SELF, STATE, TOTALS, ZONES, CARD, OWNER, TARGET, Compiled
 from .engine import PASS, EngineError, Game, State
+from .progress import idle_round, idle_state
 
 _ALL = -2  # `_wrote`'s seat for "every seat's part of the zone"
 
@@ -232,6 +233,7 @@ class FastGame(Game):
         and each step's parts unpacked once (`_programs`)."""
         st, env, n = self.state, self.env, self.n
         budget = self._budget_value
+        passes, seen = 0, None  # as in `Game._advance`: passes with no decision (the window's count too)
         turn, final = self._programs
         round_end, dirty = self._round_end_fn, self._dirty
         window_step = self.c.window
@@ -240,7 +242,8 @@ class FastGame(Game):
             budget -= 1
             if budget < 0:
                 raise EngineError(f"round {st.round + 1} cannot end: the seats pass or skip every step and "
-                                  "no 'end round' condition holds")
+                                  "no 'end round' condition holds",
+                                  "every round needs an `end round` condition that the play can reach")
             window = st.window
             if window is not None:  # ask the seats in turn; those with nothing to play pass
                 seat, passes = window
@@ -253,7 +256,8 @@ class FastGame(Game):
                         self._actions = [*actions, PASS]
                         return
                     if passes == 0 and keep and self._nobody_answers(silent):
-                        break  # no seat can answer: every one would pass
+                        passes = n  # no seat can answer: every one would pass
+                        break
                     seat, passes = (seat + st.direction) % n, passes + 1
                     budget -= 1
                 st.window = None  # a full round of passes closes it
@@ -286,6 +290,12 @@ class FastGame(Game):
                     raise EngineError(f"seat {active} has no legal {names} and this step allows no pass: "
                                       f"write `play one of {names} or pass` if a seat with none passes")
                 self._pass_step()
+                passes += 1
+                if passes % n == 0:  # progress.py: a whole cycle of seats passed; the same state again repeats for ever
+                    now = idle_state(self)
+                    if now is not None and now == seen:
+                        raise EngineError(*idle_round(self))
+                    seen = now
                 continue
             zones = st.zones
             pile = zones[source]
