@@ -90,7 +90,7 @@ def mutated(draw, data: bytes) -> bytes:
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
     """A copy of rulesets/ (so house and scenario files find their rulesets by the same
-    relative paths) and two logs: one match of `play`, three of `selfplay`, one a line."""
+    relative paths) and two logs: the journal of a match of `play`, three of `selfplay`, one a line."""
     root = tmp_path_factory.mktemp("fuzz")
     shutil.copytree(RULESETS, root / "rulesets", ignore=shutil.ignore_patterns("__pycache__", "*.py"))
     assert cli("play", "klats", "--seed", "5", "--seats", "random,random", "--log", root / "play.json").code == 0
@@ -167,7 +167,7 @@ def test_mutated_logs(shop, name, data):
 
 def test_a_valid_log_changed_in_its_values_is_refused_cleanly(shop):
     """Not bytes but values: every key of the log set to each hostile JSON value in turn."""
-    original = json.loads((shop / "play.json").read_text(encoding="utf-8"))
+    original = json.loads((shop / "selfplay.jsonl").read_text(encoding="utf-8").splitlines()[0])
     values = [None, True, -1, 0, 2.0, 10 ** 40, "", "x" * 100_000, [], {}, ["\x1b[2J"], {"a": 1}, [[[]]],
               "klats+house:/dev/zero", "/proc/self/environ", "../../../../etc/passwd", "klats@nope+nope",
               "kl\x00ats.rules", "x" * 5000 + ".rules", "klats+house:", "klats@"]

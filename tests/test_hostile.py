@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -53,9 +54,11 @@ def folder(tmp_path):
 
 @pytest.fixture(scope="module")
 def log_text(tmp_path_factory):
-    path = tmp_path_factory.mktemp("log") / "game.json"
-    assert cli("play", "klats", "--seed", "3", "--seats", "random,random", "--log", path).code == 0
-    return path.read_text(encoding="utf-8")
+    """One whole match's log, as pretty JSON (a line of `selfplay --log`, indented)."""
+    path = tmp_path_factory.mktemp("log") / "games.jsonl"
+    assert cli("selfplay", "klats", "-p", "2", "--games", "1", "--log", path).code == 0
+    data = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    return json.dumps(data, indent=2) + "\n"
 
 
 # ---------------------------------------------------------------- 1. deep YAML
@@ -140,14 +143,13 @@ def test_an_output_fifo_is_refused_before_any_work(tmp_path, option, log_text):
 
 
 @pytest.mark.parametrize("change, where, phrase", [
-    (lambda t: t.replace('"seed": 3', '"seed": ' + "9" * 5000), r":\d+:\d+: ", "a number of more than 30 digits"),
+    (lambda t: re.sub(r'"seed": \d+', '"seed": ' + "9" * 5000, t), r":\d+:\d+: ", "a number of more than 30 digits"),
     (lambda t: t.replace('"seats": [', '"deep": ' + "[" * 10_000 + "]" * 10_000 + ', "seats": ['), r":\d+:\d+: ",
      "nests more than 100 levels deep"),
-    (lambda t: t.replace('"seed": 3', '"seed": 3, "seed": 4'), r":\d+:\d+: ", "the key 'seed' comes twice"),
+    (lambda t: re.sub(r'"seed": (\d+)', r'"seed": \1, "seed": 4', t), r":\d+:\d+: ", "the key 'seed' comes twice"),
     (lambda t: t.replace('"players": 2', '"players": 2\xff'), r":\d+:\d+: ", "is not UTF-8"),
 ])
 def test_a_hostile_log_is_a_located_not_valid_json(tmp_path, log_text, change, where, phrase):
-    import re
     path = tmp_path / "bad.json"
     text = change(log_text)
     path.write_bytes(text.encode("utf-8").replace("\xff".encode(), b"\xff"))
