@@ -7,20 +7,55 @@ import os
 
 import typer
 from rich.console import Console
+from rich.segment import Segment
 
 from typing import Annotated, Optional
 
 from ..interpreter import gamelog
 from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
 from ..interpreter.diagnostics import RulesError, render_all
+from ..interpreter.errors import EXIT_FINDINGS, EXIT_USAGE, clip
+from ..interpreter.files import is_regular_file
 from ..interpreter.load import Loaded, load, resolve, split_selection
 from ..interpreter.options import SelectionError
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# Control characters, and the marks that reorder text on screen, as they come from a file
+# (ESC clears a screen or retitles a window): shown as escapes, never sent to the terminal.
+_BIDI = "\u061c\u200b\u200c\u200d\u2060\ufeff\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7f, 0xa0)) if chr(c) not in "\n\t"}
+_ESCAPES.update({ord(c): f"\\u{ord(c):04x}" for c in _BIDI})
 
-EXIT_FINDINGS = 1  # bad input, or findings such as a failed scenario
-EXIT_USAGE = 2  # the command line itself is wrong
+
+_JSON_ESCAPES = {c: f"\\u{c:04x}" for c in _ESCAPES if c >= 0x7f}  # JSON escapes those below itself
+
+
+def escaped(text: str) -> str:
+    """`text` with every control character (but the line end and tab) and bidi mark escaped."""
+    return text.translate(_ESCAPES)
+
+
+def echo(text: str, nl: bool = True, is_json: bool = False) -> None:
+    """Plain output to stdout (JSON, Markdown): control characters escaped as the format writes
+    them, so that JSON stays JSON."""
+    typer.echo(text.translate(_JSON_ESCAPES) if is_json else escaped(text), nl=nl)
+
+
+class _Console(Console):
+    """A console for text that may come from a file: no markup, no emoji codes, no highlighting
+    (`[b]`, `:thumbs_up:` and `rules.rules:100:20` print as written: styles are given as `Text`),
+    and control characters escaped in all it prints, whatever renderable carries them. Rich's
+    own control codes (a progress bar's cursor moves) are segments of their own and pass."""
+
+    def __init__(self, **options):
+        super().__init__(highlight=False, soft_wrap=True, markup=False, emoji=False, **options)
+
+    def _render_buffer(self, buffer) -> str:
+        return super()._render_buffer(segment if segment.control else Segment(escaped(segment.text), segment.style)
+                                      for segment in buffer)
+
+
+out = _Console()
+err = _Console(stderr=True)
 
 
 def fail(message: str, hint: str = "", code: int = EXIT_FINDINGS) -> typer.Exit:
@@ -80,8 +115,8 @@ def _with_house(path: str, house_file: str, edition: str | None, variants: list[
 
     house = read_house(house_file)
     given = resolve(path)  # the same file, or a copy of it (a shipped ruleset and the one in a checkout)
-    if given.resolve() != house.ruleset.resolve() and (not given.is_file()
-                                                      or given.read_bytes() != house.ruleset.read_bytes()):
+    if given.resolve() != house.ruleset.resolve() and (not is_regular_file(given) or gamelog.sha256_of(given)
+                                                      != gamelog.sha256_of(house.ruleset)):
         raise fail(f"{house_file} changes {os.path.normpath(house.ruleset)}, not {path}",
                    f"give the ruleset the house rules name: {house.data['ruleset']}", EXIT_USAGE)
     named = (house.data.get("edition"), sorted(house.data.get("variants", [])))
@@ -92,13 +127,21 @@ def _with_house(path: str, house_file: str, edition: str | None, variants: list[
     return apply_house(house)
 
 
+MAX_PARAM_DIGITS = 9  # as a rules file writes numbers
+
+
 def parse_params(pairs: list[str] | None) -> dict[str, int]:
+    """`--param NAME=VALUE` options as a dict; VALUE is ASCII digits, a minus sign allowed."""
     params = {}
     for pair in pairs or ():
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip() or not value.strip().lstrip("-").isdigit() or len(value.strip()) > 10:
-            raise fail(f"--param {pair!r} is not NAME=NUMBER", "e.g. --param NAME=200", EXIT_USAGE)
-        params[name.strip()] = int(value)
+        name, sep, value = (part.strip() for part in pair.partition("="))
+        digits = value.removeprefix("-")
+        if not sep or not name or not (digits.isascii() and digits.isdigit()):
+            raise fail(f"--param {clip(pair)!r} is not NAME=NUMBER", "e.g. --param NAME=200 (digits 0-9)", EXIT_USAGE)
+        if len(digits.lstrip("0")) > MAX_PARAM_DIGITS:
+            raise fail(f"--param {clip(name)}: the number {clip(value, 20)} has too many digits",
+                       f"a param is a number of at most {MAX_PARAM_DIGITS} digits", EXIT_USAGE)
+        params[name] = int(value)
     return params
 
 
@@ -122,7 +165,7 @@ def compile_log_ruleset(log: gamelog.GameLog, log_file: str) -> Compiled:
     ruleset is a warning, since the replay tells whether the moves still apply."""
     spec = split_selection(log.ruleset)
     path = gamelog.ruleset_path(dataclasses.replace(log, ruleset=spec.path), log_file)
-    if not resolve(path).is_file():
+    if not is_regular_file(resolve(path)):
         raise fail(f"{log_file}: its ruleset '{log.ruleset}' is found neither beside the log nor from here",
                    "run from the folder the game was played in, or edit the log's \"ruleset\"")
     loaded = load_or_exit(path, spec.edition, list(spec.variants), spec.house)

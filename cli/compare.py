@@ -13,7 +13,7 @@ from rich.text import Text
 from ..interpreter import diff as diffing
 from ..interpreter.engine import cite
 from ..interpreter.model import Provenance
-from .common import EXIT_USAGE, fail, load_or_exit, out
+from .common import EXIT_USAGE, echo, fail, load_or_exit, out
 
 EXIT_DIFFERENT = 1
 SPEC_HELP = "A ruleset: FILE, or FILE@EDITION+VARIANT..., or with house rules FILE+house:HOUSE.yaml."
@@ -37,9 +37,9 @@ def diff(
     result = diffing.diff(a.model, b.model)
     names = (left, right)
     if as_json:
-        typer.echo(json.dumps(to_json(result, names), ensure_ascii=False, indent=2))
+        echo(json.dumps(to_json(result, names), ensure_ascii=False, indent=2), is_json=True)
     elif markdown:
-        typer.echo(to_markdown(result, names), nl=False)
+        echo(to_markdown(result, names), nl=False)
     else:
         _print(result, names, full)
     raise typer.Exit(0 if result.same else EXIT_DIFFERENT)

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..interpreter import house as houses
 from ..interpreter.diagnostics import RulesError
-from .common import EXIT_FINDINGS, err, fail, out
+from .common import EXIT_FINDINGS, echo, err, fail, out
 from ..interpreter.load import resolve
 from .logs import writable_or_exit, write_or_exit
 
@@ -60,7 +60,7 @@ def schema(
         raise fail("the ruleset does not check, so it has no house-rules schema", "fix it first: cardrules check "
                    + ruleset) from None
     if output is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False, is_json=True)
         return
     write_or_exit(output, text)
     err.print(f"wrote {output}", markup=False)

@@ -11,10 +11,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ..interpreter import export as exporting
+from ..interpreter.compile import deal_location
 from ..interpreter.diagnostics import Diagnostic, RulesError, render_all
 from ..interpreter.load import Loaded, load_all, read, resolve, split_selection
-from .common import Edition, House, Variants, err, fail, load_or_exit, out, print_warnings
-from .logs import not_an_input_or_exit, write_or_exit
+from .common import Edition, House, Variants, echo, err, fail, load_or_exit, out, print_warnings
+from .logs import no_special_file, not_an_input_or_exit, write_or_exit
 
 RULESET_HELP = "A .rules file, or the name of a ruleset shipped with cardrules."
 
@@ -42,12 +43,12 @@ def check(
     if selections is not None and len(selections) > 1:
         report["selections"] = selections
     if as_json:
-        typer.echo(_json({**report, "warnings": [_diagnostic(d) for d in loaded.warnings]}), nl=False)
+        echo(_json({**report, "warnings": [_diagnostic(d) for d in loaded.warnings]}), nl=False, is_json=True)
     else:
         _print_summary(report)
     unplayable = [d for d in report["deals"] if "problem" in d]
     for deal in unplayable:
-        err.print(f"error: {loaded.model.file}: with {deal['players']} players: {deal['problem']}", markup=False)
+        err.print(f"{deal_location(loaded.model)}: error: with {deal['players']} players: {deal['problem']}")
     if unplayable:
         raise fail("setup cannot run for every player count the ruleset allows",
                    "narrow `players`, or deal counts that fit the deck")
@@ -81,10 +82,11 @@ def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict]] | None:
         raise fail(f"{bad} of the {len(results)} legal selections of edition and variants do not check",
                    "each error says in which selections it shows; --edition and --variant check one")
     dealt = [exporting.deals(r.model) for _, r in results]
-    unplayable = [(selection, deal) for (selection, _), deals in zip(results, dealt) for deal in deals
+    unplayable = [(selection, r.model, deal) for (selection, r), deals in zip(results, dealt) for deal in deals
                   if "problem" in deal]
-    for selection, deal in unplayable:
-        err.print(f"error: {name}{selection}: with {deal['players']} players: {deal['problem']}", markup=False)
+    for selection, model, deal in unplayable:
+        err.print(f"{deal_location(model)}: error: {f'in {selection} ' if selection else ''}with "
+                  f"{deal['players']} players: {deal['problem']}")
     if unplayable:
         raise fail("setup cannot run for every player count a selection allows",
                    "narrow its `players`, or deal counts that fit its deck")
@@ -108,8 +110,9 @@ def export(
     loaded = load_or_exit(file, edition, variant, house)
     text = _json(exporting.export(loaded.model))
     if output is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False, is_json=True)
         return
+    no_special_file(output, "--output")
     write_or_exit(output, text)
     err.print(f"wrote {output}", markup=False)
 

@@ -7,7 +7,8 @@ from typing import Annotated, Iterable, Optional
 import typer
 
 from ..interpreter import gamelog, outputs, redact as redacting
-from .common import EXIT_USAGE, compile_log_ruleset, fail, out
+from ..interpreter.files import exists, is_folder, is_regular_file
+from .common import EXIT_USAGE, compile_log_ruleset, echo, fail, out
 
 app = typer.Typer(help="Work with game logs: redact one for a seat.", no_args_is_help=True)
 
@@ -15,14 +16,21 @@ LOG_HINT = "a game log is the journal `cardrules play --log` writes, or a line o
 
 
 def writable_or_exit(path: Path, option: str, inputs: Iterable[str | Path | None] = ()) -> None:
-    """Refuse, before any work, an output path that cannot be a regular file, or that is one of
-    the command's `inputs` (also through a link): usage errors."""
-    if path.is_dir() or not path.parent.is_dir():
-        raise fail(f"{option}: '{path}' is a folder" if path.is_dir() else f"{option}: no folder '{path.parent}'",
+    """Refuse, before any work, an output path that cannot be a regular file (a FIFO with no
+    reader blocks the writer for ever), or that is one of the command's `inputs` (also through
+    a link): usage errors."""
+    if is_folder(path) or not is_folder(path.parent):
+        raise fail(f"{option}: '{path}' is a folder" if is_folder(path) else f"{option}: no folder '{path.parent}'",
                    "give a file in an existing folder", EXIT_USAGE)
-    if path.exists() and not path.is_file():  # a FIFO or a device would block or swallow the file
-        raise fail(f"{option}: '{path}' is not a regular file", "give a file in an existing folder", EXIT_USAGE)
+    no_special_file(path, option)
     not_an_input_or_exit(path, option, inputs)
+
+
+def no_special_file(path: Path, option: str) -> None:
+    """Refuse an output path that is a FIFO, socket or device: it would block or swallow the file."""
+    if exists(path) and not is_folder(path) and not is_regular_file(path):
+        raise fail(f"{option}: '{path}' is not a regular file (a FIFO, a device or a socket)",
+                   "give a file in an existing folder", EXIT_USAGE)
 
 
 def not_an_input_or_exit(path: Path, option: str, inputs: Iterable[str | Path | None]) -> None:
@@ -78,11 +86,12 @@ def redact(
     try:
         seat_log = redacting.redact(log, compiled, seat)
     except gamelog.ReplayError as e:
-        raise fail(f"{log_file}: {e}", "the log was written with another ruleset or edited by hand"
-                   if e.move else "the log's result was edited, or the ruleset changed") from None
+        raise fail(f"{log_file}: {e}", f"{'the move' if e.move else 'the result'} is at "
+                   f"{gamelog.where_move(log_file, game, e.move)}; " + ("the log was written with another ruleset or "
+                   "edited by hand" if e.move else "the log's result was edited, or the ruleset changed")) from None
     text = redacting.to_json(seat_log)
     if output is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False, is_json=True)
         return
     write_or_exit(output, text)
     out.print(f"the log of seat {seat} ({len(seat_log.moves)} moves) written to {output}", markup=False)

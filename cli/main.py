@@ -7,12 +7,15 @@ own. `app`, with every command, is built on first use.
 """
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
 from functools import cache
 
 import typer
+
+from ..interpreter.errors import EXIT_FINDINGS, CardrulesError, clip
 
 # command -> (module, attribute): a function for a command, a Typer for a group of them; in the
 # order `cardrules --help` lists them
@@ -70,19 +73,53 @@ def __getattr__(name: str):
 
 
 def main() -> None:
-    """Entry point: a bug of ours ends in one line and exit 70, not a traceback, unless
-    CARDRULES_DEBUG is set."""
+    """Entry point. An error of the input (`CardrulesError`) ends in its message and exit 1 or 2;
+    output that cannot be written (`> /dev/full`, a closed pipe) in one line or quietly; only a
+    bug of ours ends in "internal error" and exit 70, with a traceback if CARDRULES_DEBUG is set."""
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets an escape
+        stream.reconfigure(errors="backslashreplace")
+    sys.stdin.reconfigure(errors="replace")
     try:
-        build(sys.argv[1] if len(sys.argv) > 1 else None)()
+        try:
+            build(sys.argv[1] if len(sys.argv) > 1 else None)()
+        finally:
+            sys.stdout.flush()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
+    except CardrulesError as e:
+        from .common import err
+
+        err.print(e.render())
+        sys.exit(e.exit_code)
+    except BrokenPipeError:  # the reader went away (`| head -1`): stop quietly, as Unix tools do
+        _silence_stdout()
+        sys.exit(EXIT_FINDINGS)
+    except OSError as e:
+        if e.errno not in OUTPUT_ERRNOS or os.environ.get("CARDRULES_DEBUG"):
+            _internal(e)
+        _silence_stdout()
+        sys.stderr.write(f"error: cannot write the output: {e.strerror or e}\n")
+        sys.exit(EXIT_FINDINGS)
     except Exception as e:  # noqa: BLE001 - the last guard; typer.Exit never reaches here
-        if os.environ.get("CARDRULES_DEBUG"):
-            raise
-        sys.stderr.write(f"internal error: {type(e).__name__}: {e}\n"
-                         "  hint: this is a bug in cardrules; run again with CARDRULES_DEBUG=1 for details\n")
-        sys.exit(70)
+        _internal(e)
+
+
+OUTPUT_ERRNOS = {errno.ENOSPC, errno.EIO, errno.EPIPE, errno.EBADF, errno.EFBIG, errno.EDQUOT}
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the flush at exit cannot fail a second time."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _internal(e: Exception) -> None:
+    if os.environ.get("CARDRULES_DEBUG"):
+        raise e
+    sys.stderr.write(f"internal error: {type(e).__name__}: {clip(str(e), 200)}\n"
+                     "  hint: this is a bug in cardrules; run again with CARDRULES_DEBUG=1 for details\n")
+    sys.exit(70)
 
 
 if __name__ == "__main__":

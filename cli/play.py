@@ -25,6 +25,7 @@ from ..interpreter import gamelog, outputs
 from ..interpreter.bots import BOTS
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
 from ..interpreter.engine import EngineError, Game, RoundResult, new_game
+from ..interpreter.errors import clip
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
@@ -37,6 +38,8 @@ from .logs import read_or_exit, writable_or_exit
 from .render import moves_of, plural, view_of
 
 HUMAN = "human"
+MAX_DIGITS = 9  # a move number, or a param: numbers up to 999,999,999
+MAX_LINE = 10_000  # characters of a line typed or piped at the prompt
 COMMANDS = ("help", "moves", "view", "why ", "card ", "undo", "quit")
 HELP_TEXT = f"""\
 Type a move's number from the list, or the move itself: {HELP}.
@@ -46,6 +49,11 @@ piles read bottom to top, the top card last.
   why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)
   card NAME  what a card does, and which rules say so; `card` alone lists the kinds
   undo       take back your last move and the bots' moves after it"""
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only: `str.isdigit()` also takes '²' and '٣', which `int()` refuses or reads."""
+    return text.isascii() and text.isdigit()
 
 
 class Quit(Exception):
@@ -73,9 +81,11 @@ class _Pipe:
     """Lines from a pipe or file; each is echoed after its prompt."""
 
     def read(self, prompt: str, words: list[str]) -> str:
-        line = sys.stdin.readline()
+        line = sys.stdin.readline(MAX_LINE + 1)  # bounded: `< /dev/zero` has no line end
         if not line:
             raise EOFError
+        if len(line) > MAX_LINE:
+            raise Quit(f"an input line longer than {MAX_LINE:,} characters")
         line = line.rstrip("\r\n")
         out.print(f"{prompt}{line}", markup=False)
         return line
@@ -206,11 +216,12 @@ class Session:
     def _action(self, line: str, seat: int) -> tuple:
         """The action a typed number or move names; a `MoveError` says why there is none."""
         moves = self.game.legal_moves(seat)
-        if line.isdigit():
-            if not 1 <= int(line) <= len(moves):
-                raise MoveError(f"there is no move {line}: the moves are numbered 1 to {len(moves)}", line, 1,
-                                "type 'moves' to list them")
-            line = str(moves[int(line) - 1])
+        if _is_number(line):
+            number = int(line) if len(line) <= MAX_DIGITS else 0
+            if not 1 <= number <= len(moves):
+                raise MoveError(f"there is no move {clip(line, 20)}: the moves are numbered 1 to {len(moves)}",
+                                clip(line, 20), 1, "type 'moves' to list them")
+            line = str(moves[number - 1])
         return self.game.action_of(parse_move(line, self.game.open_plays()))
 
     def _why(self, text: str, seat: int) -> None:
@@ -218,7 +229,7 @@ class Session:
             err.print(f"why what? e.g. why {self.game.legal_moves(seat)[0]}", markup=False)
             return
         try:
-            move = self.game.move_of(self._action(text, seat)) if text.isdigit() else parse_move(
+            move = self.game.move_of(self._action(text, seat)) if _is_number(text) else parse_move(
                 text, self.game.open_plays())
         except MoveError as e:
             err.print(e.render(), markup=False, soft_wrap=False)
@@ -378,7 +389,7 @@ def play(
         metavar="KIND,...", help="Who plays each seat, comma-separated: human or a bot (random). "
                                  "Default: human, then bots.")] = None,
     seed: Annotated[Optional[int], typer.Option(
-        metavar="S", help="Seed of the shuffles; default: a random one, printed.")] = None,
+        metavar="S", min=0, max=gamelog.MAX_SEED, help="Seed of the shuffles; default: a random one, printed.")] = None,
     param: Annotated[Optional[list[str]], typer.Option(
         metavar="NAME=V", help="Set a ruleset param: NAME=VALUE (repeatable).")] = None,
     log: Annotated[Optional[Path], typer.Option(
@@ -541,8 +552,9 @@ def replay(
     try:
         game = gamelog.replay(log, compiled, on_move=show if verbose else None)
     except gamelog.ReplayError as e:
-        raise fail(f"{log_file}: {e}", "the log was written with another ruleset or edited by hand"
-                   if e.move else "the log's result was edited, or the ruleset changed") from None
+        raise fail(f"{log_file}: {e}", f"{'the move' if e.move else 'the result'} is at "
+                   f"{gamelog.where_move(log_file, game, e.move)}; " + ("the log was written with another ruleset or "
+                   "edited by hand" if e.move else "the log's result was edited, or the ruleset changed")) from None
     out.print(f"{compiled.model.title}: {log.players} players ({', '.join(log.seats)}), seed {log.seed}: "
               f"{plural(len(log.moves), 'move')} replayed", markup=False)
     if not verbose and game.state.results:

@@ -4,11 +4,11 @@ from __future__ import annotations
 import json
 
 import typer
-from rich.markup import escape
+from rich.text import Text
 
 from ..interpreter.diagnostics import RulesError, render_all
 from ..interpreter.scenarios import Outcome, load_file, run
-from .common import EXIT_FINDINGS, err, out
+from .common import EXIT_FINDINGS, echo, err, out
 
 
 def scenarios(
@@ -23,20 +23,20 @@ def scenarios(
     except RulesError as e:
         err.print(e.render(), markup=False)
         if as_json:
-            typer.echo(json.dumps({"file": file, "ok": False, "errors": [_located(d) for d in e.diagnostics]},
-                                  ensure_ascii=False, indent=2))
+            echo(json.dumps({"file": file, "ok": False, "errors": [_located(d) for d in e.diagnostics]},
+                            ensure_ascii=False, indent=2), is_json=True)
         raise typer.Exit(EXIT_FINDINGS) from None
     outcomes = run(sf)
     failed = sum(not o.passed for o in outcomes)
     if as_json:
-        typer.echo(json.dumps({
+        echo(json.dumps({
             "file": file, "ruleset": sf.ruleset.model.file, "ok": not failed,
             "passed": len(outcomes) - failed, "failed": failed,
-            "scenarios": [_json(o) for o in outcomes]}, ensure_ascii=False, indent=2))
+            "scenarios": [_json(o) for o in outcomes]}, ensure_ascii=False, indent=2), is_json=True)
     else:
         for o in outcomes:
-            mark = "[cyan]pass[/]" if o.passed else "[bold red]FAIL[/]"
-            out.print(f"{mark}  {escape(o.scenario.name)}")
+            line = Text("pass", style="cyan") if o.passed else Text("FAIL", style="bold red")
+            out.print(line.append(f"  {o.scenario.name}"))
             if verbose:
                 out.print(f"      clause: {o.scenario.clause}", markup=False)
                 for line in o.log:

@@ -36,7 +36,7 @@ def selfplay(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of seats, every one a random bot.",
                                          show_default=False)],
     games: Annotated[int, typer.Option("--games", "-g", help="Matches to play.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: the same seed gives the same figures.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=gamelog.MAX_SEED, help="Seed of the run: the same seed gives the same figures.")] = 1,
     param: Annotated[list[str] | None, typer.Option("--param", help="Set a ruleset param, NAME=NUMBER (repeatable).",
                                                     show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object, nothing else.")] = False,

@@ -17,6 +17,7 @@ from . import model as m
 from .check import near
 from .compile import Compiled
 from .engine import SEATS_TEXT, cite
+from .errors import CardrulesError
 from .unparse import unparse
 
 TURN, WINDOW, FINAL = "turn", "window", "final"  # when a play may be made: a turn step, out of turn, the final round
@@ -25,12 +26,12 @@ _OPERATORS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": oper
               "/": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0}  # as the engine divides
 
 
-class UnknownCard(LookupError):
+class UnknownCard(CardrulesError, LookupError):
     """A name that is neither a face nor a kind of the ruleset; `hint` names a close one."""
 
     def __init__(self, name: str, hint: str):
-        super().__init__(f"no card or card kind is called '{name}'")
-        self.name, self.hint = name, hint
+        super().__init__(f"no card or card kind is called '{name}'", hint)
+        self.name = name
 
 
 @dataclass(frozen=True)

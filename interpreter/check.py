@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 
 from . import model as m
@@ -397,8 +398,8 @@ class Checker:
                 self.sink.error(f"two cards have the face '{clashes[0]}'{more}", c.span,
                                 f"the other is of kind '{faces[clashes[0].lower()]}'; give the kinds "
                                 "face templates that tell them apart")
-            if size > MAX_DECK and too_big is None:
-                too_big = c.span
+            if size > MAX_DECK and too_big is None:  # told at the card, or at house rules' copies of it
+                too_big = next((i.span for i in c.items if i.kind == "copies" and i.span.file), c.span)
         if too_big is not None:
             self.sink.error(f"the deck holds {size:,} cards", too_big, f"a deck holds at most {MAX_DECK:,}")
         return tuple(kinds), tuple(deck)
@@ -502,6 +503,15 @@ class Checker:
             values = dict(combo)
             cards.append(m.Card(self._fill(kind.face, values), kind.name, tuple(combo), kind.copies,
                                 tuple((lang, self._fill(t, values, lang)) for lang, t in kind.faces)))
+        unseen = next(((face, ch) for card in cards for face in (card.face, *(t for _, t in card.names))
+                       for ch in face if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")), None)
+        if unseen is not None:  # one error per kind: its faces would look like others and could not be typed
+            face, ch = unseen
+            where = next((i.span for i in c.items if i.kind == "face"), c.span)
+            self.sink.error(f"the face '{face.encode('unicode_escape').decode()}' holds the invisible character "
+                            f"U+{ord(ch):04X} ({unicodedata.name(ch, 'a control character').lower()})", where,
+                            "faces are typed in moves: use letters, digits, - or _")
+            return []
         return cards
 
     def _fill(self, template: str, values: dict, lang: str | None = None) -> str:

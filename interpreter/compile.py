@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import model as m
+from .errors import EXIT_USAGE, CardrulesError
 
 Fn = Callable[[list], object]
 
@@ -25,8 +26,16 @@ _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": op
 ENV_SIZE = 96  # fixed slots, and one per nested binder (parse.MAX_DEPTH bounds those)
 
 
-class ConfigError(Exception):
+def deal_location(model: m.Ruleset) -> str:
+    """`file:line:col` of the ruleset's first `deal`: where a deal that cannot be made is told."""
+    deal = next((s.provenance for s in model.setup if isinstance(s, m.Deal) and s.provenance.line), None)
+    return f"{model.file}:{deal.line}:{deal.column}" if deal else model.file
+
+
+class ConfigError(CardrulesError):
     """Options that do not fit the ruleset: a player count or a param outside its range."""
+
+    exit_code = EXIT_USAGE
 
 
 @dataclass(frozen=True)
@@ -164,7 +173,7 @@ class _Compiler:
                         if isinstance(s, m.Deal) and s.count is not None and s.where is None)
         if deal_size * self.players > len(self.face_of):
             raise ConfigError(f"the deck of {len(self.face_of)} cards cannot deal {deal_size} to each of "
-                              f"{self.players} players")
+                              f"{self.players} players", location=deal_location(model))
         setup = tuple(("shuffle", self.zone_index[s.zone]) if isinstance(s, m.Shuffle)
                       else ("deal" if isinstance(s, m.Deal) else "move",
                             None if s.count is None else self._constant(s.count),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import CardrulesError
+
 
 @dataclass(frozen=True)
 class Span:
@@ -53,7 +55,7 @@ class Sink:
         return [d for d in self.items if d.severity == "warning"]
 
 
-class RulesError(Exception):
+class RulesError(CardrulesError):
     """A ruleset (or a file that refers to one) that cannot be used. Carries its diagnostics
     and the text they point into, so the caller can render them."""
 
@@ -61,7 +63,9 @@ class RulesError(Exception):
         self.diagnostics = diagnostics
         self.text = text
         self.others = others or {}  # the texts of other files some diagnostics point into
-        super().__init__(diagnostics[0].message if diagnostics else "invalid input")
+        first = diagnostics[0] if diagnostics else None
+        super().__init__(first.message if first else "invalid input", first.hint if first else "",
+                         first.file if first else "")
 
     def render(self) -> str:
         if not self.others:
@@ -71,11 +75,11 @@ class RulesError(Exception):
 
 def render(d: Diagnostic, text: str = "") -> str:
     """`file:line:col: error: message`, then the line, a caret under the span, and the hint."""
-    return _render(d, text.splitlines())
+    return _render(d, text.split("\n"))
 
 
 def render_all(diagnostics: list[Diagnostic], text: str = "") -> str:
-    lines = text.splitlines()  # once: a run may report thousands of errors on a long file
+    lines = text.split("\n")  # once: a run may report thousands; the parsers count only LF as a line end
     return "\n".join(_render(d, lines) for d in diagnostics)
 
 

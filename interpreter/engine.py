@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from .compile import (CARD, CHOSEN, ENV_SIZE, MATE, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE, TARGET,
                       TOTALS, ZONES, Compiled, CStep)
 from .notation import IllegalMoveError, Move, parse_move
+from .errors import CardrulesError
 from .progress import idle_round, idle_state, stalled_match
 from .unparse import unparse
 
@@ -28,16 +29,15 @@ SEATS_TEXT = {"any": "any seat", "other": "any other seat", "self": "self"}  # a
 PASS = (None, -1, -1, -1)  # the action of passing: in a response window, or at a `may play` step
 
 
-class EngineError(Exception):
+class EngineError(CardrulesError):
     """A ruleset that cannot go on: a round that cannot end, a match that never ends. `hint`
     says what to look at in the ruleset."""
 
     def __init__(self, message: str, hint: str = ""):
-        super().__init__(message)
-        self.hint = hint
+        super().__init__(message, hint)
 
 
-class PositionError(ValueError):
+class PositionError(CardrulesError, ValueError):
     """A position that the deck cannot make: an unknown zone or face, too many copies."""
 
 
@@ -616,6 +616,8 @@ class Game:
 
         def fill(zone, content):
             if zone.piles:
+                if any(not pile for pile in content):
+                    raise PositionError(f"zone '{zone.name}' holds an empty pile; a pile holds one card at least")
                 return [[take(f) for f in pile] for pile in content]
             return [take(f) for f in content]
 

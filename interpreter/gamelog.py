@@ -23,13 +23,20 @@ from typing import Callable
 
 from .compile import Compiled
 from .engine import EngineError, Game, new_game
+from .errors import CardrulesError, clip
+from .files import FileRefused, decode, is_regular_file, position, read_bytes
+from .parse import MAX_BYTES as RULES_MAX_BYTES
 from .notation import MoveError
 
 FORMAT = "cardrules-log/1"
 JOURNAL = "cardrules-journal/1"
+MAX_BYTES = 1 << 28  # a file of logs: a million short matches
+MAX_DEPTH = 100  # nesting of JSON values; a log nests three levels
+MAX_DIGITS = 30  # digits of a JSON number; int() refuses 4,300 and no log needs more than 20
+MAX_SEED = 2**63 - 1  # seeds the commands take, so that every log they write can be read
 
 
-class LogError(ValueError):
+class LogError(CardrulesError, ValueError):
     """A log that cannot be read: its message names the file and, when it can, line:col."""
 
 
@@ -37,7 +44,7 @@ class NoSuchGame(LogError):
     """A game number that the file does not hold."""
 
 
-class ReplayError(ValueError):
+class ReplayError(CardrulesError, ValueError):
     """A log whose moves (or result) the ruleset does not reproduce. `move` is 1-based, 0 when the
     moves all applied and the recorded result differs."""
 
@@ -68,7 +75,8 @@ class GameLog:
 
 
 def sha256_of(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """The hash of a ruleset's bytes, read under the bound of a ruleset."""
+    return hashlib.sha256(read_bytes(str(path), RULES_MAX_BYTES)).hexdigest()
 
 
 def ruleset_path(log: GameLog, log_file: str | Path) -> str:
@@ -76,7 +84,7 @@ def ruleset_path(log: GameLog, log_file: str | Path) -> str:
     was given (a path from here, or the name of a shipped ruleset)."""
     given = Path(log.ruleset)
     beside = Path(log_file).parent / given
-    return str(beside) if not given.is_absolute() and beside.is_file() else log.ruleset
+    return str(beside) if not given.is_absolute() and is_regular_file(beside) else log.ruleset
 
 
 class Recorder:
@@ -152,10 +160,36 @@ def read(path: str | Path, game: int = 1) -> GameLog:
     """Read and check log number `game` (1-based) of a file; raise `LogError` saying what is wrong
     and where, `NoSuchGame` when the file holds no log of that number."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise LogError(f"{path}: cannot read the log: {getattr(e, 'strerror', None) or e}") from None
+        text = decode(read_bytes(str(path), MAX_BYTES, "the log", "a game log (JSON)"), str(path), nul=True)
+    except FileRefused as e:
+        d = e.diagnostics[0]
+        where = f"{d.file}:{d.span.line}:{d.span.column}" if d.span else d.file
+        raise LogError(f"{where}: {d.message}" if d.message.startswith("cannot read") else
+                       f"{where}: cannot read the log: {d.message}") from None
     return pick(text, str(path), game)
+
+
+def where_move(path: str | Path, game: int, move: int) -> str:
+    """`file:line:col` of move `move` (1-based; 0: the result) of log `game` of a file, for a
+    replay error; the file alone when the log's text does not show it."""
+    try:
+        text = decode(read_bytes(str(path), MAX_BYTES), str(path), nul=True)
+    except FileRefused:
+        return str(path)
+    lines = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+    first, part = (1, text) if not lines or not _is_json(lines[0][1]) or game > len(lines) else lines[game - 1]
+    found = re.search(r'"moves"\s*:\s*\[', part) if move else re.search(r'"result"\s*:', part)
+    if found is None:
+        return str(path)
+    index = found.start()
+    if move:
+        strings = re.finditer(r'"(?:[^"\\]|\\.)*"', part[found.end():])
+        at = next((m for k, m in enumerate(strings, 1) if k == move), None)
+        if at is None:
+            return str(path)
+        index = found.end() + at.start()
+    line, column = position(part, index)
+    return f"{path}:{line + first - 1}:{column}"
 
 
 def pick(text: str, file: str = "<log>", game: int = 1) -> GameLog:
@@ -181,16 +215,16 @@ def pick(text: str, file: str = "<log>", game: int = 1) -> GameLog:
 
 def _is_json(line: str) -> bool:
     try:
-        json.loads(line)
-    except json.JSONDecodeError:
+        _loads(line, "<line>", 1)
+    except LogError:
         return False
     return True
 
 
 def _is_journal(line: str) -> bool:
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError:
+        data = _loads(line, "<line>", 1)
+    except LogError:
         return False
     return isinstance(data, dict) and data.get("format") == JOURNAL
 
@@ -239,10 +273,7 @@ def parse_journal(text: str, file: str = "<log>") -> GameLog:
 
 
 def _object(line: str, file: str, number: int) -> dict:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise LogError(f"{file}:{number}:{e.colno}: not valid JSON: {e.msg}") from None
+    data = _loads(line, file, number)
     if not isinstance(data, dict):
         raise LogError(f"{file}:{number}:1: a journal line is a JSON object, not {_kind(data)}")
     return data
@@ -252,12 +283,61 @@ def _integer(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def parse(text: str, file: str = "<log>", first_line: int = 1) -> GameLog:
-    """Check one log; `first_line` is the line of the file the text starts on, for the messages."""
+class _Refused(Exception):
+    def __init__(self, message: str, index: int):
+        self.message, self.index = message, index
+
+
+def _loads(text: str, file: str, first_line: int):
+    """JSON of a log, or a `LogError` at the line and column of what is wrong: not JSON, a key
+    twice in one object, a number too long, nesting too deep."""
+    def pairs(items: list) -> dict:
+        seen = {}
+        for key, value in items:
+            if key in seen:
+                raise _Refused(f"the key '{clip(key)}' comes twice in one object", _second_key(text, key))
+            seen[key] = value
+        return seen
+
+    def number(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            raise _Refused(f"a number of more than {MAX_DIGITS} digits", text.find(digits))
+        return int(digits)
+
     try:
-        data = json.loads(text)
+        return json.loads(text, object_pairs_hook=pairs, parse_int=number)
     except json.JSONDecodeError as e:
         raise LogError(f"{file}:{e.lineno + first_line - 1}:{e.colno}: not valid JSON: {e.msg}") from None
+    except _Refused as e:
+        line, column = position(text, max(e.index, 0))
+        raise LogError(f"{file}:{line + first_line - 1}:{column}: not valid JSON: {e.message}") from None
+    except RecursionError:
+        line, column = position(text, _too_deep(text))
+        raise LogError(f"{file}:{line + first_line - 1}:{column}: not valid JSON: it nests more than "
+                       f"{MAX_DEPTH} levels deep") from None
+
+
+def _second_key(text: str, key: str) -> int:
+    found = [m.start() for m in re.finditer(re.escape(json.dumps(key)) + r"\s*:", text)]
+    return found[1] if len(found) > 1 else 0
+
+
+def _too_deep(text: str) -> int:
+    """Where `text` first nests deeper than MAX_DEPTH (strings skipped), or 0."""
+    depth = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        if m.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return m.start()
+        elif m.group() in "]}":
+            depth -= 1
+    return 0
+
+
+def parse(text: str, file: str = "<log>", first_line: int = 1) -> GameLog:
+    """Check one log; `first_line` is the line of the file the text starts on, for the messages."""
+    data = _loads(text, file, first_line)
     if not isinstance(data, dict):
         raise LogError(f"{file}:{first_line}:1: a game log is a JSON object, not {_kind(data)}")
     return _checked(data, _locator(text, file, first_line))
@@ -289,7 +369,8 @@ def _checked(data: dict, where: Callable[[str], str], form: str = FORMAT) -> Gam
 
     found = get("format", lambda v: isinstance(v, str), "a string")
     if found != form:
-        raise LogError(f"{where('format')}: not a game log this version reads: format '{found}', expected '{form}'")
+        raise LogError(f"{where('format')}: not a game log this version reads: format '{clip(found)}', "
+                       f"expected '{form}'")
     players = get("players", lambda v: _integer(v) and v > 0, "a positive integer")
     seats = get("seats", strings, "a list of strings")
     if len(seats) != players:
@@ -346,16 +427,16 @@ def replay(log: GameLog, compiled: Compiled, on_move: Callable[[int, int, str, G
     for number, text in enumerate(log.moves, 1):
         seat = game.to_move
         if seat is None:
-            raise ReplayError(f"move {number} '{text}': the match is already over", number, text, None,
+            raise ReplayError(f"move {number} '{clip(text)}': the match is already over", number, text, None,
                               "the match is already over")
         try:
             game.apply(text)
         except MoveError as e:
-            reason = e.message + (f" (hint: {e.hint})" if e.hint else "")
-            raise ReplayError(f"move {number} '{text}' by seat {seat} does not apply: {reason}",
+            reason = clip(e.message + (f" (hint: {e.hint})" if e.hint else ""), 240)
+            raise ReplayError(f"move {number} '{clip(text)}' by seat {seat} does not apply: {reason}",
                               number, text, seat, reason) from None
         except EngineError as e:
-            raise ReplayError(f"move {number} '{text}' by seat {seat}: the ruleset cannot go on: {e}",
+            raise ReplayError(f"move {number} '{clip(text)}' by seat {seat}: the ruleset cannot go on: {e}",
                               number, text, seat, str(e)) from None
         if on_move is not None:
             on_move(number, seat, text, game)

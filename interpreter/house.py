@@ -39,10 +39,10 @@ from . import options
 from . import syntax as s
 from .check import near
 from .compile import ConfigError, compile_ruleset
-from .diagnostics import Diagnostic, RulesError, Sink
-from .load import Loaded, check_selection, load_all, read, resolve
+from .diagnostics import RulesError, Sink, Span
+from .load import Loaded, check_selection, load_all, named_ruleset, read
 from .parse import parse
-from .yamlfile import Located, node_at, read_bytes, read_yaml, shipped_schema, validate
+from .yamlfile import Located, node_at, read_file, read_yaml, shipped_schema, validate
 
 SCHEMA = "house-rules.schema.json"
 
@@ -70,22 +70,14 @@ class House:
 def read_house(path: str) -> House:
     """Step one: the file, read safely and valid against the schema; its ruleset found."""
     where = Path(path)
-    try:
-        data = where.read_bytes()
-    except OSError as e:
-        raise RulesError([Diagnostic("error", f"cannot read the house rules: {e.strerror or e}", None,
-                                     "give the path of a house-rules YAML file", path)]) from None
-    text = read_bytes(data, path)
+    text = read_file(path, "the house rules", "a house-rules YAML file")
     tree, data = read_yaml(text, path, "ruleset")
     here = Located(path, text, tree)
     validate(data, shipped_schema(SCHEMA), here)
     here.stop()
-    ruleset = where.parent / data["ruleset"]
-    if not ruleset.is_file():
-        ruleset = resolve(data["ruleset"])  # a shipped ruleset, named without a path
-    if not ruleset.is_file():
-        here.error(("ruleset",), f"no ruleset '{data['ruleset']}'",
-                   f"the path is relative to this file's folder, {where.parent.resolve()}, or names a shipped ruleset")
+    ruleset, problem = named_ruleset(data["ruleset"], where.parent)
+    if ruleset is None:
+        here.error(("ruleset",), problem, "the path is relative to this file's folder, or names a shipped ruleset")
         here.stop()
     return House(path, text, tree, data, ruleset)
 
@@ -175,7 +167,8 @@ def _set(clauses, change: dict, at: tuple, why: s.Prov, here: Located) -> None:
         here.error(at + ("to",), f"'{name.text}' takes {low.value}..{high.value}, not {change['to']}",
                    f"the ruleset declares its range (line {c.span.line}); its default is {default.value}")
         return
-    clauses[index] = replace(c, parts=(name, s.Number(change["to"], default.span), low, high), provs=c.provs + (why,))
+    clauses[index] = replace(c, parts=(name, s.Number(change["to"], _in_house(here, at + ("to",))), low, high),
+                             provs=c.provs + (why,))
 
 
 def _cards(clauses, change: dict, at: tuple, why: s.Prov, here: Located) -> None:
@@ -193,9 +186,15 @@ def _cards(clauses, change: dict, at: tuple, why: s.Prov, here: Located) -> None
     if copies > 1000:
         here.error(at + ("copies",), f"{copies} copies of '{change[verb]}'", "a card has 1 to 1,000 copies")
         return
-    item = s.Clause("copies", (s.Number(copies, old.span if old else c.span),), (why,), old.span if old else c.span)
+    span = _in_house(here, at + ("copies",) if "copies" in change else at)  # what the checker finds is told here
+    item = s.Clause("copies", (s.Number(copies, span),), (why,), span)
     items = tuple(item if i is old else i for i in c.items) if old else c.items + (item,)
     clauses[index] = replace(c, items=items)
+
+
+def _in_house(here: Located, path: tuple) -> Span:
+    """The span of a YAML node, naming the house file: a value it sets is reported there."""
+    return replace(here.span(path), file=here.file)
 
 
 def _replace(clauses, change: dict, at: tuple, why: s.Prov, house: House, here: Located) -> None:

@@ -1,6 +1,7 @@
 """One way in: a path (or text) to a checked model, or a `RulesError` with every diagnostic."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -12,7 +13,8 @@ from . import options
 from .check import check
 from .diagnostics import Diagnostic, RulesError, Sink
 from .options import SelectionError
-from .parse import decode, parse
+from .files import decode, exists, is_regular_file, read_bytes
+from .parse import MAX_BYTES, parse
 
 
 @dataclass(frozen=True)
@@ -25,16 +27,28 @@ class Loaded:
 def resolve(path: str) -> Path:
     """A path as given, or else the name of a shipped ruleset (`NAME` or `NAME.rules` for rulesets/NAME.rules)."""
     p = Path(path)
-    if p.exists():
+    if exists(p):
         return p
     shipped = files("cardrules.rulesets") / (path if path.endswith(".rules") else path + ".rules")
     if not p.parent.parts or p.parent == Path("rulesets"):
         candidate = files("cardrules.rulesets") / p.name
-        if candidate.is_file():
+        if is_regular_file(candidate):
             return Path(str(candidate))
-        if shipped.is_file():
+        if is_regular_file(shipped):
             return Path(str(shipped))
     return p
+
+
+def named_ruleset(name: str, base: Path) -> tuple[Path | None, str]:
+    """The ruleset a data file (house rules, scenarios, a log) names: a path from the data file's
+    folder `base`, or a shipped ruleset's name; else None and why not, in words that name the
+    path but quote nothing of what it holds."""
+    for path in (base / name, resolve(name)):
+        if is_regular_file(path):
+            if not is_rules_file(path):
+                return None, f"'{os.path.normpath(path)}' is not a .rules file; only a .rules file is read as a ruleset"
+            return path, ""
+    return None, f"no ruleset '{name}' in {base.resolve()}, nor shipped with cardrules"
 
 
 @dataclass(frozen=True)
@@ -49,7 +63,7 @@ class Spec:
 
 def split_selection(spec: str) -> Spec:
     """A ruleset spec into its parts; a path that exists as written is only a path."""
-    if resolve(spec).exists() or ("@" not in spec and "+" not in spec):
+    if exists(resolve(spec)) or ("@" not in spec and "+" not in spec):
         return Spec(spec)
     head, _, rest = spec.partition("+")
     path, _, edition = head.partition("@")
@@ -58,19 +72,20 @@ def split_selection(spec: str) -> Spec:
     return Spec(path, edition or None, tuple(p for p in parts if not p.startswith("house:")), house)
 
 
+def is_rules_file(path: Path) -> bool:
+    """A `.rules` file, also where a link leads: a link `x.rules` to /proc/self/environ is not one."""
+    return path.suffix == ".rules" and path.resolve().suffix == ".rules"
+
+
 def read(path: str) -> tuple[str, str]:
-    """The text of a file and the name to show for it, or a `RulesError` saying why not."""
+    """The text of a ruleset and the name to show for it, or a `RulesError` saying why not. Only a
+    `.rules` file is read as a ruleset: any other file (a path from a log, `/proc/self/environ`)
+    is refused before a byte of it is read, so no message can quote it."""
     p = resolve(path)
-    try:
-        data = p.read_bytes()
-    except IsADirectoryError:
-        raise RulesError([Diagnostic("error", "this is a directory, not a rules file", None,
-                                     "give the path of a .rules file", str(path))]) from None
-    except OSError as e:
-        raise RulesError([Diagnostic("error", f"cannot read the file: {e.strerror or e}", None,
-                                     "check the path; a shipped ruleset can be named without one: its file name without .rules",
-                                     str(path))]) from None
-    return decode(data, str(path)), str(path)
+    if is_regular_file(p) and not is_rules_file(p):
+        raise RulesError([Diagnostic("error", "only a .rules file is read as a ruleset", None,
+                                     "give the path of a .rules file, or the name of a shipped ruleset", str(path))])
+    return decode(read_bytes(str(p) if str(path) else "", MAX_BYTES), str(path)), str(path)
 
 
 def load_text(text: str, file: str = "<input>", edition: str | None = None, variants=()) -> Loaded:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from .errors import CardrulesError
+
 
 class Move(NamedTuple):
     play: str
@@ -31,12 +33,12 @@ class Move(NamedTuple):
         return f"{self.play} {self.card}" + (f" {seat}{pile}" if seat or pile else "")
 
 
-class MoveError(ValueError):
+class MoveError(CardrulesError, ValueError):
     """A typed move that cannot be played; `column` (1-based) points into the typed text."""
 
     def __init__(self, message: str, text: str = "", column: int = 0, hint: str = ""):
-        super().__init__(message)
-        self.message, self.text, self.column, self.hint = message, text, column, hint
+        super().__init__(message, hint)
+        self.text, self.column = text, column
 
     def render(self) -> str:
         out = [self.message]

@@ -20,6 +20,7 @@ from . import model as m
 from . import syntax as s
 from .check import _provenance, near
 from .diagnostics import Sink
+from .errors import EXIT_USAGE, CardrulesError
 
 OPTION_KINDS = ("edition", "variant")
 NAMED = {"play", "card", "zone", "param", "define", "attribute", "deck", "round_end", "final"}
@@ -28,12 +29,10 @@ EXTENDABLE = {"game", "card", "setup", "cleanup", "play", "turn", "window", "mat
 KIND_WORDS = {"round_end": "end round", "final": "final round"}
 
 
-class SelectionError(Exception):
+class SelectionError(CardrulesError):
     """An edition or variant the file does not declare: a mistake on the command line."""
 
-    def __init__(self, message: str, hint: str = ""):
-        super().__init__(message)
-        self.message, self.hint = message, hint
+    exit_code = EXIT_USAGE
 
 
 def key(c: s.Clause) -> tuple[str, str | None]:

@@ -1,7 +1,7 @@
 """Text to AST. Lark parses (LALR, contextual lexer); a transformer builds `syntax` nodes.
 
-Every failure becomes a located `Diagnostic`: a binary file, bytes that are not UTF-8, a file
-too large or of too many tokens, a character no token starts with, a token the grammar does not
+Every failure becomes a located `Diagnostic` (files.py reads and decodes the bytes): a file of
+too many tokens, a character no token starts with, a token the grammar does not
 expect there, a number too long, nesting too deep. Nothing here can raise anything but
 `RulesError`, and the limits are checked while reading, so a hostile file fails fast.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
+import unicodedata
 from contextvars import ContextVar
 from functools import lru_cache
 from importlib.resources import files
@@ -86,34 +87,6 @@ def cache_file(grammar: str) -> str | None:
     return str(folder / f"grammar-{hashlib.sha256(key.encode()).hexdigest()[:20]}.lark")
 
 
-def decode(data: bytes, file: str) -> str:
-    """UTF-8 text of a file, or a located error that says which byte is wrong."""
-    if len(data) > MAX_BYTES:
-        head = data[:MAX_BYTES].decode("utf-8", "replace")
-        raise RulesError([Diagnostic("error", f"the file is {len(data):,} bytes; the limit is {MAX_BYTES:,}",
-                                     Span.point(*_position(head, len(head))),  # where it passes the limit
-                                     "a rules file is text of at most a megabyte", file)], head)
-    data = data.removeprefix(b"\xef\xbb\xbf")  # a byte order mark is allowed, and is no column
-    if b"\x00" in data:  # before UTF-8: a binary file is told so, not that some byte is wrong
-        before = data[: data.index(b"\x00")].decode("utf-8", "replace")
-        raise RulesError([Diagnostic("error", "the file holds a NUL byte: it looks binary, not a rules file",
-                                     Span.point(*_position(before, len(before))),
-                                     "give the path of a .rules text file", file)], data.decode("utf-8", "replace"))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        before = data[: e.start].decode("utf-8")  # valid up to the bad byte; columns count characters
-        raise RulesError([Diagnostic("error", f"byte 0x{data[e.start]:02x} is not UTF-8 text",
-                                     Span.point(*_position(before, len(before))), "save the file as UTF-8", file)],
-                         data.decode("utf-8", "replace")) from None
-    return text
-
-
-def _position(text: str, index: int) -> tuple[int, int]:
-    """The 1-based line and column of `text[index]`."""
-    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
-
-
 _ORIGIN: ContextVar[str] = ContextVar("origin", default="")  # the file spans name, when it is not the checked one
 
 
@@ -177,6 +150,11 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
         if char == '"':
             return Diagnostic("error", "a string is not closed on its line", Span.point(line, column),
                               'end the string with " before the end of the line', file)
+        if char.isalpha() and not char.isascii():  # a Cyrillic с in `сolour` looks like the Latin one
+            script = unicodedata.name(char, "OTHER").split()[0].title()
+            return Diagnostic("error", f"unexpected character {char!r}: names are Latin letters, digits and _; "
+                              f"{char!r} is {script}", Span.point(line, column),
+                              "retype the name in Latin letters; text in another script goes in double quotes", file)
         return Diagnostic("error", f"unexpected character {char!r}", Span.point(line, column),
                           "names are letters, digits and _; strings go in double quotes; # starts a comment", file)
     expected = sorted(getattr(e, "expected", None) or getattr(e, "accepts", None) or ())

@@ -39,11 +39,12 @@ from .check import near
 from .compile import Compiled, ConfigError, compile_ruleset
 from .diagnostics import Diagnostic, RulesError, Span
 from .engine import EngineError, Game, PositionError, new_game
-from .load import Loaded, check_selection, read, resolve
+from .load import Loaded, check_selection, named_ruleset, read, resolve
 from .model import Zone
 from .notation import Move, MoveError, parse_move
 from .options import SelectionError
-from .yamlfile import Located, node_at, read_yaml, shipped_schema, span_of, validate
+from .files import exists
+from .yamlfile import Located, node_at, read_file, read_yaml, shipped_schema, span_of, validate
 from .parse import parse
 
 
@@ -88,11 +89,10 @@ class Outcome:
 def load_file(path: str) -> ScenarioFile:
     """A checked scenario file, or a `RulesError` with every located error."""
     where = resolve(path)
-    if not where.exists():
+    if not exists(where):
         raise RulesError([Diagnostic("error", f"no scenario file '{path}'", None,
                                      "give the path of a scenario file (YAML)", str(path))])
-    text, name = read(path)
-    return load_text(text, name, where.parent)
+    return load_text(read_file(str(where), "the scenario file", "a scenario file (YAML)"), str(path), where.parent)
 
 
 def load_text(text: str, file: str = "<input>", base: Path = Path(".")) -> ScenarioFile:
@@ -146,12 +146,9 @@ def load_text(text: str, file: str = "<input>", base: Path = Path(".")) -> Scena
 
 
 def _ruleset_path(name: str, base: Path, here: Located) -> Path:
-    path = base / name
-    if not path.is_file():
-        path = resolve(name)  # a shipped ruleset, named without a path
-    if not path.is_file():
-        here.error(("ruleset",), f"no ruleset '{name}' next to this file",
-                   f"the path is relative to the scenario file's folder, {base.resolve()}")
+    path, problem = named_ruleset(name, base)
+    if path is None:
+        here.error(("ruleset",), problem, "the path is relative to the scenario file's folder")
         here.stop()
     return path
 
@@ -277,6 +274,10 @@ def _check_zone(c: Compiled, name: str, content, at: tuple, here: Located, count
             if zone.piles != isinstance(item, list):
                 here.error(path + (k,), f"'{name}' holds " + (
                     "piles: write each pile as a list of cards, top last" if zone.piles else "cards, not piles"))
+                continue
+            if zone.piles and not item and not counts:
+                here.error(path + (k,), f"pile {k} of '{name}' is empty: a pile holds one card at least",
+                           "leave the pile out, or name its cards")
                 continue
             faces += [(path + (k, j), f) for j, f in enumerate(item)] if zone.piles else [(path + (k,), item)]
     return [(path, face) for path, face in faces if _known_face(c, face, path, here)]

@@ -17,10 +17,14 @@ import yaml
 
 from .check import near
 from .diagnostics import Diagnostic, RulesError, Span
+from .errors import clip
+from .files import decode, position, read_bytes
 
 MAX_BYTES = 1 << 20  # a scenario or house file of a megabyte is already far more than any needs
 MAX_VALUES = 200_000  # values in a file once its aliases are expanded: no alias bombs
-MERGE_TAG = "tag:yaml.org,2002:merge"
+MAX_DEPTH = 100  # levels of nesting: a house or scenario file needs five or six
+MAX_DIGITS = 30  # digits of a YAML integer; the schemas bound them far lower, int() refuses 4,300
+MERGE_TAG, STR_TAG, INT_TAG = "tag:yaml.org,2002:merge", "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same nodes, faster
 KINDS = {"object": "a mapping", "array": "a list", "string": "a text", "integer": "a whole number",
          "boolean": "true or false", "null": "null", "number": "a number"}
@@ -45,70 +49,135 @@ class Located:
             raise RulesError(sorted(self.items, key=lambda d: (d.span.line, d.span.column)), self.text)
 
 
-def read_bytes(data: bytes, file: str) -> str:
-    """The text of a YAML file, or a located error: too large, or not UTF-8."""
-    if len(data) > MAX_BYTES:
-        raise RulesError([Diagnostic("error", f"the file is {len(data):,} bytes; the limit is {MAX_BYTES:,}", None,
-                                     "a YAML file here is a few kilobytes: check that it is the right file", file)])
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise RulesError([Diagnostic("error", f"byte 0x{data[e.start]:02x} (byte {e.start:,}) is not UTF-8 text",
-                                     None, "save the file as UTF-8", file)]) from None
+def read_file(path: str, what: str, kind: str) -> str:
+    """The text of a YAML file of the user's, read under the size bound (`what` names it in a
+    message, `kind` says what it should be), or a located error."""
+    return decode(read_bytes(path, MAX_BYTES, what, kind), path, kind)
+
+
+class _Loader(SAFE_LOADER):
+    """The safe loader, with the two constructors that could fail without a location made
+    located: a number too long for `int()`, a date that is no date (JSON has no dates: a
+    date is kept as its text, and the schema says where a text is wrong)."""
+
+    def construct_yaml_int(self, node):
+        if len(node.value) > MAX_DIGITS:
+            raise yaml.constructor.ConstructorError(None, None, f"a number of more than {MAX_DIGITS} digits",
+                                                    node.start_mark)
+        return super().construct_yaml_int(node)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_str)
 
 
 def read_yaml(text: str, file: str, first_key: str) -> tuple[yaml.Node, object]:
     """The composed tree (for locations) and the data, each mapping key as text, as in JSON.
     `first_key` is what an empty file is told to start with."""
-    loader = SAFE_LOADER(text)
+    try:
+        _no_deep_nesting(text, file)
+        loader = _Loader(text)
+    except yaml.YAMLError as e:
+        raise _not_yaml(e, file, text) from None
     try:
         tree = loader.get_single_node()
         if tree is None:
-            raise RulesError([Diagnostic("error", "the file is empty", None,
+            raise RulesError([Diagnostic("error", "the file is empty", Span.point(1, 1),
                                          f"it starts with `{first_key}: ...`", file)], text)
-        _no_duplicate_keys(tree, file, text)
+        _check_nodes(tree, file, text)
         return tree, _as_json(loader.construct_document(tree), [MAX_VALUES])
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        message = ", ".join(x for x in (e.context, e.problem) if x)
-        hint = ("the file holds plain YAML: mappings, lists, texts and numbers, no tags"
-                if isinstance(e, yaml.constructor.ConstructorError) else
-                "mind the indentation; quote a text that holds ': ' or starts with '@'")
-        raise RulesError([Diagnostic("error", f"not valid YAML: {message}",
-                                     Span.point(mark.line + 1, mark.column + 1) if mark else None, hint,
-                                     file)], text) from None
-    except (yaml.YAMLError, ValueError) as e:  # a reader error, or a date such as 2020-13-01
-        raise RulesError([Diagnostic("error", f"not valid YAML: {e}", None, "", file)], text) from None
+    except yaml.YAMLError as e:
+        raise _not_yaml(e, file, text) from None
     except _TooLarge:
         raise RulesError([Diagnostic("error", f"the file holds more than {MAX_VALUES:,} values once its aliases "
                                      "are expanded", None, "write the values out; aliases may not multiply them",
-                                     file)], text) from None
-    except RecursionError:
-        raise RulesError([Diagnostic("error", "the file nests too deeply, or an alias refers to itself", None, "",
                                      file)], text) from None
     finally:
         loader.dispose()
 
 
-def _no_duplicate_keys(tree: yaml.Node, file: str, text: str) -> None:
-    seen_nodes, todo = set(), [tree]
+def _not_yaml(e: yaml.YAMLError, file: str, text: str) -> RulesError:
+    """A located error for whatever the YAML reader, parser or constructor refused."""
+    if isinstance(e, yaml.reader.ReaderError):  # a control character, say: located by its index
+        shown = f"character {e.character!r}" if isinstance(e.character, str) else f"character U+{e.character:04X}"
+        return RulesError([Diagnostic("error", f"not valid YAML: {shown} is not allowed in YAML text",
+                                      Span.point(*position(text, e.position)),
+                                      "remove it, or write it as an escape such as \\t in a double-quoted text",
+                                      file)], text)
+    mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+    message = ", ".join(x for x in (getattr(e, "context", None), getattr(e, "problem", None)) if x) or str(e)
+    hint = ("the file holds plain YAML: mappings, lists, texts and numbers, no tags"
+            if isinstance(e, yaml.constructor.ConstructorError) else
+            "mind the indentation; quote a text that holds ': ' or starts with '@'")
+    return RulesError([Diagnostic("error", f"not valid YAML: {message}",
+                                  Span.point(mark.line + 1, mark.column + 1) if mark else None, hint, file)], text)
+
+
+def _no_deep_nesting(text: str, file: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH from the event stream, before anything is composed:
+    libyaml's composer recurses, and 50,000 `[` crash it."""
+    depth = 0
+    for event in yaml.parse(text, Loader=SAFE_LOADER):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                raise RulesError([Diagnostic("error", f"the file nests more than {MAX_DEPTH} levels deep",
+                                             Span.point(mark.line + 1, mark.column + 1),
+                                             "a house or scenario file nests a few levels: is it the right file?",
+                                             file)], text)
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+
+
+def _check_nodes(tree: yaml.Node, file: str, text: str) -> None:
+    """Every mapping's keys are texts or whole numbers, none twice; and the tree, its aliases
+    followed, nests at most MAX_DEPTH levels and holds no alias to itself. Walked without
+    recursion: a node's depth is known once its children's are."""
+    depth: dict[int, int] = {}
+    todo: list[tuple[yaml.Node, bool, frozenset]] = [(tree, False, frozenset())]
     while todo:
-        node = todo.pop()
-        if id(node) in seen_nodes:
+        node, children_done, above = todo.pop()
+        children = ([x for pair in node.value for x in pair] if isinstance(node, yaml.MappingNode) else
+                    node.value if isinstance(node, yaml.SequenceNode) else [])
+        if children_done:
+            depth[id(node)] = 1 + max((depth[id(c)] for c in children), default=0)
+            if depth[id(node)] > MAX_DEPTH:
+                raise _node_error(node, f"the file nests more than {MAX_DEPTH} levels deep once its aliases are "
+                                  "followed", "write the values out", file, text)
             continue
-        seen_nodes.add(id(node))
+        if id(node) in depth:
+            continue
         if isinstance(node, yaml.MappingNode):
-            keys = {}
-            for k, v in node.value:
-                if isinstance(k, yaml.ScalarNode) and k.tag != MERGE_TAG:
-                    if k.value in keys:
-                        raise RulesError([Diagnostic(
-                            "error", f"the key '{k.value}' comes twice in one mapping", span_of(k),
-                            f"the first is at line {keys[k.value].start_mark.line + 1}; keep one", file)], text)
-                    keys[k.value] = k
-                todo += [k, v]
-        elif isinstance(node, yaml.SequenceNode):
-            todo += node.value
+            _keys(node, file, text)
+        todo.append((node, True, above))
+        for child in children:
+            if child is node or id(child) in above:
+                raise _node_error(child, "an alias refers to the value it stands in", "write the values out",
+                                  file, text)
+            if id(child) not in depth:
+                todo.append((child, False, above | {id(node)}))
+
+
+def _keys(node: yaml.MappingNode, file: str, text: str) -> None:
+    """A mapping's keys: each a text or a whole number (a seat), none twice."""
+    keys = {}
+    for k, _ in node.value:
+        if isinstance(k, yaml.ScalarNode) and k.tag == MERGE_TAG:
+            continue
+        if not isinstance(k, yaml.ScalarNode) or k.tag not in (STR_TAG, INT_TAG):
+            shown = ("a list or a mapping" if not isinstance(k, yaml.ScalarNode) else
+                     "null" if k.tag.endswith(":null") else f"'{clip(k.value)}', not a name")
+            raise _node_error(k, f"a key is {shown}: keys here are names or numbers",
+                              "write the key as a name; quote it to keep it a text", file, text)
+        if k.value in keys:
+            raise _node_error(k, f"the key '{clip(k.value)}' comes twice in one mapping",
+                              f"the first is at line {keys[k.value].start_mark.line + 1}; keep one", file, text)
+        keys[k.value] = k
+
+
+def _node_error(node: yaml.Node, message: str, hint: str, file: str, text: str) -> RulesError:
+    return RulesError([Diagnostic("error", message, span_of(node), hint, file)], text)
 
 
 class _TooLarge(Exception):
@@ -157,9 +226,15 @@ def validate(data, schema: dict, here: Located) -> None:
     """Every way `data` breaks `schema`, each said once, plainly, at its node. Where a list
     item may take one of several shapes (`oneOf`), the shape its keys announce is the one it
     is checked against, so the message is about that shape, not a list of all of them."""
-    validator = jsonschema.Draft202012Validator(schema)
-    for e in validator.iter_errors(data):
+    for e in _Validator(schema).iter_errors(data):
         _report(e, here, schema)
+
+
+# JSON Schema's `integer` takes 2.0, which would reach the compiler and the logs as a float:
+# here a whole number is written as one.
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=(
+    jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, x: isinstance(x, int) and not isinstance(x, bool))))
 
 
 def _report(e: jsonschema.ValidationError, here: Located, root: dict) -> None:

@@ -226,7 +226,7 @@ def _skeletons() -> set[str]:
     """Every message the parser, the checker and the options can give, each run of `{...}`
     shown as one `…`."""
     found = set()
-    for name in ("parse", "check", "options"):
+    for name in ("parse", "check", "options", "files"):
         source = (REPO / "interpreter" / f"{name}.py").read_text(encoding="utf-8")
         for m in MESSAGE.finditer(source):
             text = HOLE.sub("…", m.group(2)) if m.group(1) else m.group(2)
