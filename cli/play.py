@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..interpreter import gamelog
-from ..interpreter.bots import BOTS
+from ..interpreter.bots import Table as Seating, make_bot
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
 from ..interpreter.compile import Compiled
 from ..interpreter.engine import EngineError, Game, RoundResult
@@ -27,12 +27,12 @@ from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
 from ..interpreter.redact import as_seen
+from ..interpreter.seats import HUMAN, Seat, SeatError, parse_seats
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
                      load_or_exit, out,
                      parse_params)
 from .render import moves_of, plural, view_of
 
-HUMAN = "human"
 COMMANDS = ("help", "moves", "view", "why ", "card ", "quit")
 HELP_TEXT = f"""\
 Type a move's number from the list, or the move itself: {HELP}.
@@ -87,15 +87,18 @@ class _Terminal:
 class Session:
     """One match: asks the people, lets the bots choose, prints what happens, keeps the moves."""
 
-    def __init__(self, game: Game, kinds: list[str], reader):
-        self.game, self.kinds, self.reader = game, kinds, reader
-        self.bots = [None if kind == HUMAN else BOTS[kind](random.Random(f"{game.seed}:{seat}"))
-                     for seat, kind in enumerate(kinds)]
+    def __init__(self, game: Game, seats: list[Seat], reader):
+        self.game, self.reader = game, reader
+        self.kinds = [str(seat) for seat in seats]
+        self.bots = [make_bot(seat, random.Random(f"{game.seed}:{s}")) if seat.is_bot else None
+                     for s, seat in enumerate(seats)]
+        people = tuple(s for s, seat in enumerate(seats) if not seat.is_bot)
+        self.table = Seating(game, self.bots, watch=people)  # a person's seat is watched for `hint`
         self.moves: list[str] = []
         self.rounds_shown = 0
-        self.hot_seat = kinds.count(HUMAN) > 1
+        self.hot_seat = len(people) > 1
         # whose eyes the table is printed for: the one person, else anyone (public zones only)
-        self.viewer = kinds.index(HUMAN) if kinds.count(HUMAN) == 1 else -1
+        self.viewer = people[0] if len(people) == 1 else -1
 
     def run(self) -> None:
         """Play to the end of the match; raise `Quit` if a person stops it."""
@@ -106,9 +109,9 @@ class Session:
             if self.bots[seat] is None:
                 action = self._ask(seat)
             else:
-                action = self.bots[seat].choose(game)
+                action = self.table.choose()
             move = game.move_of(action)
-            game.play(action)
+            self.table.play(action)
             self.moves.append(str(move))
             shown = move if seat == self.viewer else as_seen(move, seat, self.viewer, game.c.model)
             out.print(f"seat {seat} ({self.kinds[seat]}): {shown}", markup=False,
@@ -294,15 +297,14 @@ def print_winners(game: Game, kinds: list[str]) -> None:
 # ------------------------------------------------------------------ commands
 
 
-def _seat_kinds(seats: str | None, players: int | None) -> list[str] | None:
+def seats_or_exit(seats: str | None, players: int | None) -> list[Seat] | None:
+    """The seats `--seats` names (None when not given), one per player; else a usage error."""
     if seats is None:
         return None
-    kinds = [k.strip().lower() for k in seats.split(",")]
-    known = [HUMAN, *BOTS]
-    for kind in kinds:
-        if kind not in known:
-            raise fail(f"--seats: unknown kind '{kind}'", f"each seat is one of: {', '.join(known)}; "
-                       "e.g. --seats human,random,random", EXIT_USAGE)
+    try:
+        kinds = list(parse_seats(seats))
+    except SeatError as e:
+        raise fail(f"--seats: {e.message}", e.hint, EXIT_USAGE) from None
     if players is not None and len(kinds) != players:
         raise fail(f"--seats names {len(kinds)} seats but --players is {players}",
                    "give one kind per seat, or leave out --players", EXIT_USAGE)
@@ -315,8 +317,9 @@ def play(
     players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N",
                                                    help="Number of players.")] = None,
     seats: Annotated[Optional[str], typer.Option(
-        metavar="KIND,...", help="Who plays each seat, comma-separated: human or a bot (random). "
-                                 "Default: human, then bots.")] = None,
+        metavar="KIND,...", help="Who plays each seat, comma-separated: human, or a bot: random, greedy, "
+                                 "ismcts (ismcts:400 iterations, ismcts:0.5s a decision). Default: human, then "
+                                 "random bots.")] = None,
     seed: Annotated[Optional[int], typer.Option(
         metavar="S", help="Seed of the shuffles; default: a random one, printed.")] = None,
     param: Annotated[Optional[list[str]], typer.Option(
@@ -329,17 +332,19 @@ def play(
     lang: Lang = None,
 ) -> None:
     """Play a match at the terminal against bots or friends (hot-seat)."""
-    kinds = _seat_kinds(seats, players)
+    kinds = seats_or_exit(seats, players)
     if log is not None and (log.is_dir() or not log.parent.is_dir()):
         raise fail(f"--log: '{log}' is a folder" if log.is_dir() else f"--log: no folder '{log.parent}'",
                    "give a file in an existing folder", EXIT_USAGE)
     loaded = load_or_exit(file, edition, variant, house)
     compiled = compile_or_exit(loaded, players if kinds is None else len(kinds), parse_params(param), lang)
-    kinds = kinds or [HUMAN] + ["random"] * (compiled.players - 1)
+    kinds = kinds or [Seat(HUMAN)] + [Seat("random")] * (compiled.players - 1)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    out.print(f"{loaded.model.title}{loaded.model.selection}: {compiled.players} players ({', '.join(kinds)}), seed {seed}; "
-              f"play it again with --seed {seed}" + (". Type help for help." if HUMAN in kinds else ""),
+    humans = any(not kind.is_bot for kind in kinds)
+    out.print(f"{loaded.model.title}{loaded.model.selection}: {compiled.players} players "
+              f"({', '.join(map(str, kinds))}), seed {seed}; "
+              f"play it again with --seed {seed}" + (". Type help for help." if humans else ""),
               markup=False, soft_wrap=False)
     try:
         game = Game(compiled, seed)
@@ -360,7 +365,7 @@ def play(
         code = EXIT_FINDINGS
     finally:  # also when the output pipe closes (rich exits then)
         if log is not None:
-            _write_log(log, file, compiled, seed, kinds, session)
+            _write_log(log, file, compiled, seed, session.kinds, session)
     raise typer.Exit(code)
 
 

@@ -1,4 +1,5 @@
-"""`selfplay`: whole matches between random bots, and their statistics as a table or as JSON."""
+"""`selfplay`: whole matches between bots (random, or the seats given), and their statistics as a
+table or as JSON."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,10 +13,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ..interpreter import gamelog, invariants, selfplay as selfplaying
-from ..interpreter.bots import RandomBot
 from ..interpreter.compile import Compiled
 from ..interpreter.engine import EngineError, Game
 from ..interpreter.load import resolve, split_selection
+from ..interpreter.seats import Seat, SeatError, parse_seats
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out,
                      parse_params)
 from .logs import writable_or_exit
@@ -27,8 +28,12 @@ SHOWN_FAILURES = 20  # invariant failures listed on stderr; --json lists them al
 def selfplay(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A .rules file, or the name of a shipped ruleset.",
                                         show_default=False)],
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of seats, every one a random bot.",
-                                         show_default=False)],
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Number of seats (or give --seats).",
+                                                show_default=False)] = None,
+    seats: Annotated[str | None, typer.Option(
+        "--seats", metavar="KIND,...", help="The bot at each seat, comma-separated: random, greedy, ismcts "
+                                            "(ismcts:400 iterations, ismcts:0.5s a decision). Default: all random.",
+        show_default=False)] = None,
     games: Annotated[int, typer.Option("--games", "-g", help="Matches to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: the same seed gives the same figures.")] = 1,
     param: Annotated[list[str] | None, typer.Option("--param", help="Set a ruleset param, NAME=NUMBER (repeatable).",
@@ -45,26 +50,32 @@ def selfplay(
     variant: Variants = None,
     house: House = None,
 ) -> None:
-    """Play GAMES whole matches between random bots (each uniform among its distinct legal moves)
-    and report rounds, moves (plays, not passes) and winning totals per match (mean and sample
-    sd), wins by seat (tied winners each count a win) and how the rounds ended."""
+    """Play GAMES whole matches between bots (random by default: each uniform among its distinct
+    legal moves) and report rounds, moves (plays, not passes) and winning totals per match (mean
+    and sample sd), wins by seat (tied winners each count a win) and how the rounds ended."""
     if games < 1:
         raise fail(f"--games must be at least 1, not {games}", "e.g. --games 100", EXIT_USAGE)
+    kinds = _seats_or_exit(seats, players)
+    players = len(kinds) if kinds else players
+    if players is None:
+        raise fail("give --players N or --seats KIND,...", "e.g. --players 3, or --seats ismcts,random,random",
+                   EXIT_USAGE)
     if log is not None:
         writable_or_exit(log, "--log")
     loaded = load_or_exit(file, edition, variant, house)
     compiled = compile_or_exit(loaded, players, parse_params(param))
-    record = None if log is None else _logger(log, file, compiled)
+    kinds = kinds or (Seat("random"),) * compiled.players
+    record = None if log is None else _logger(log, file, compiled, kinds)
     checker = invariants.Checker() if check_invariants else None
     try:
         if as_json or games < BAR_FROM or not err.is_terminal:
-            stats = selfplaying.run(compiled, games, seed, record=record, invariants=checker)
+            stats = selfplaying.run(compiled, games, seed, record=record, invariants=checker, seats=kinds)
         else:
             with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                           console=err, transient=True) as bar:
                 task = bar.add_task("", total=games)
                 stats = selfplaying.run(compiled, games, seed, lambda done: bar.update(task, completed=done),
-                                         record=record, invariants=checker)
+                                         record=record, invariants=checker, seats=kinds)
     except EngineError as e:
         raise fail(f"{loaded.model.file}: {e}",
                    "every round needs an `end round` condition that the play can reach") from None
@@ -85,6 +96,24 @@ def selfplay(
         raise typer.Exit(EXIT_FINDINGS)
 
 
+def _seats_or_exit(seats: str | None, players: int | None) -> tuple[Seat, ...] | None:
+    """The bots `--seats` names, one per player; a person, a bad kind or a count that differs
+    from --players is a usage error."""
+    if seats is None:
+        return None
+    try:
+        kinds = parse_seats(seats)
+    except SeatError as e:
+        raise fail(f"--seats: {e.message}", e.hint, EXIT_USAGE) from None
+    if not all(kind.is_bot for kind in kinds):
+        raise fail("--seats: self-play has no person at the table", "give bots only: random, greedy or ismcts",
+                   EXIT_USAGE)
+    if players is not None and len(kinds) != players:
+        raise fail(f"--seats names {len(kinds)} seats but --players is {players}",
+                   "give one kind per seat, or leave out --players", EXIT_USAGE)
+    return kinds
+
+
 def _report(checker: invariants.Checker) -> None:
     """The invariants' outcome, on stderr: a line when all hold, else the first failures."""
     done = f"{checker.matches} matches, {checker.checked_actions:,} actions checked"
@@ -98,12 +127,12 @@ def _report(checker: invariants.Checker) -> None:
         err.print(f"  ... and {len(checker.failures) - SHOWN_FAILURES} more (--json lists them all)", markup=False)
 
 
-def _logger(path: Path, file: str, compiled: Compiled):
+def _logger(path: Path, file: str, compiled: Compiled, kinds: tuple[Seat, ...]):
     """The `record` of `selfplaying.run` for `--log`: each match's log is appended to `path` as one
     line when the match ends, so the file holds every finished match even if a later one fails."""
     file = split_selection(file).path
     head = (file + compiled.model.selection, gamelog.sha256_of(resolve(file)), compiled.players, dict(compiled.params))
-    seats = (RandomBot.kind,) * compiled.players
+    seats = tuple(map(str, kinds))
 
     def append(text: str, mode: str = "a") -> None:
         try:
@@ -120,14 +149,16 @@ def _logger(path: Path, file: str, compiled: Compiled):
 
 
 def _tables(s: selfplaying.Stats, title: str) -> list[Table]:
-    per_match = Table(title=Text(f"{title}: {s.games} matches, {s.players} random bots, seed {s.seed}"),
+    bots = f"{s.players} random bots" if set(s.seats) == {"random"} else ", ".join(s.seats)
+    per_match = Table(title=Text(f"{title}: {s.games} matches, {bots}, seed {s.seed}"),
                       title_justify="left")
     for column in ("per match", "mean", "sd"):
         per_match.add_column(column, justify="left" if column == "per match" else "right")
     for name, mean, sd in (("rounds", s.mean_rounds, s.sd_rounds), ("moves (plays, not passes)", s.mean_moves,
                            s.sd_moves), ("winning total", s.mean_winning_total, s.sd_winning_total)):
         per_match.add_row(name, f"{mean:.2f}", f"{sd:.2f}")
-    wins = _counts("wins (ties: each winner)", "seat", dict(enumerate(s.wins_by_seat)), s.games)
+    wins = _counts("wins (ties: each winner)", "seat", {f"{k} {kind}": w for k, (kind, w) in
+                                                          enumerate(zip(s.seats, s.wins_by_seat))}, s.games)
     ends = _counts("round ends", "condition", s.round_end_reasons, sum(s.round_end_reasons.values()))
     return [per_match, wins, ends]
 

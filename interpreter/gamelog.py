@@ -71,16 +71,26 @@ def ruleset_path(log: GameLog, log_file: str | Path) -> str:
 
 
 class Recorder:
-    """A bot that writes down the notation of each choice of the bot it stands in for, so that only
-    the matches that are logged pay for the notation."""
+    """Writes down the notation of each choice of the bots it stands in for, in the order made,
+    so that only the matches that are logged pay for the notation."""
 
-    def __init__(self, bot):
-        self.bot, self.kind = bot, bot.kind
+    def __init__(self, bots: list):
+        self.bots = bots
         self.moves: list[str] = []
 
-    def choose(self, game: Game) -> tuple:
-        action = self.bot.choose(game)
-        self.moves.append(str(game.move_of(action)))
+    def seats(self) -> list:
+        """One stand-in per seat, each choosing as its bot does."""
+        return [_Recording(bot, self.moves) for bot in self.bots]
+
+
+class _Recording:
+    def __init__(self, bot, moves: list[str]):
+        self.bot, self.kind, self.moves = bot, bot.kind, moves
+        self.observes = getattr(bot, "observes", False)
+
+    def choose(self, seen) -> tuple:
+        action = self.bot.choose(seen)
+        self.moves.append(str(seen.move_of(action)))
         return action
 
 

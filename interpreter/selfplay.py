@@ -1,8 +1,10 @@
-"""Self-play: whole matches between random bots, and the statistics a ruleset must reproduce.
+"""Self-play: whole matches between bots (random by default, or the seats given), and the
+statistics a ruleset must reproduce.
 
 Match i gets its game seed and its bots' seed from one `random.Random(seed)`, so a run is
 deterministic, and each match can be replayed from its game seed and its moves alone (the bots
-never draw on the game's random source).
+never draw on the game's random source). The random seats of a match share one random source,
+drawn from its bots' seed; every other bot has its own, drawn from that seed and its seat.
 """
 from __future__ import annotations
 
@@ -12,11 +14,12 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from .bots import RandomBot, play_out
+from .bots import RandomBot, make_bot, play_out
 from .compile import Compiled
 from .engine import Game
 from .gamelog import Recorder
 from .invariants import Checker
+from .seats import Seat
 
 
 @dataclass(frozen=True)
@@ -38,11 +41,14 @@ class Stats:
     sd_winning_total: float
     wins_by_seat: tuple[int, ...]
     round_end_reasons: dict[str, int]  # every `end round` of the ruleset, in its order
+    seats: tuple[str, ...] = ()  # each seat's kind, with its settings
 
 
 def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], None] | None = None,
-        record: Callable[[Game, list[str]], None] | None = None, invariants: Checker | None = None) -> Stats:
-    """Play `games` matches, every seat a `RandomBot`; call `progress(done)` after each match.
+        record: Callable[[Game, list[str]], None] | None = None, invariants: Checker | None = None,
+        seats: tuple[Seat, ...] | None = None) -> Stats:
+    """Play `games` matches, each seat a bot of its kind in `seats` (default: every seat a
+    `RandomBot`); call `progress(done)` after each match.
     Raises `engine.EngineError` when the ruleset cannot go on (a round that cannot end).
     With `record`, each match's notation is kept and `record(game, moves)` called at its end.
     With `invariants`, it plays every match and checks it after every action; a match that,
@@ -51,6 +57,9 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
     if games < 1:
         raise ValueError("games must be at least 1")
     n = compiled.players
+    seats = seats or (Seat("random"),) * n
+    if len(seats) != n or not all(s.is_bot for s in seats):
+        raise ValueError(f"{n} seats, every one a bot, are needed")
     seeds = random.Random(seed)
     rounds, moves, best = [], [], []
     wins = [0] * n
@@ -58,13 +67,17 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
     start = time.perf_counter()
     for done in range(1, games + 1):
         game = Game(compiled, seeds.getrandbits(64))
-        bot = RandomBot(random.Random(seeds.getrandbits(64)))
+        bots_seed = seeds.getrandbits(64)
+        shared = RandomBot(random.Random(bots_seed))
+        bots = [shared if s.kind == "random" else make_bot(s, random.Random(f"{bots_seed}:{k}"))
+                for k, s in enumerate(seats)]
         if record is not None:
-            bot = Recorder(bot)
+            recorder = Recorder(bots)
+            bots = recorder.seats()
         if invariants is None:
-            play_out(game, [bot] * n)
+            play_out(game, bots)
         else:
-            invariants.play_out(game, [bot] * n)
+            invariants.play_out(game, bots)
         st = game.state
         rounds.append(len(st.results))
         moves.append(st.plays)
@@ -75,12 +88,12 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
         for result in st.results:
             reasons[result.reason] += 1
         if record is not None:
-            record(game, bot.moves)
+            record(game, recorder.moves)
         if progress is not None:
             progress(done)
     wall = time.perf_counter() - start
     return Stats(games, n, seed, wall, games / max(wall, 1e-9), *_mean_sd(rounds),
-                 *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons)
+                 *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons, tuple(map(str, seats)))
 
 
 def _mean_sd(xs: list[int]) -> tuple[float, float]:

@@ -18,7 +18,8 @@ KLATS = str(RULESETS / "klats.rules")
 REFERENCE = SHARED / "bench" / "klats_reference.py"
 TYPES = {"games": int, "players": int, "seed": int, "wall_seconds": float, "games_per_second": float,
          "mean_rounds": float, "sd_rounds": float, "mean_moves": float, "sd_moves": float,
-         "mean_winning_total": float, "sd_winning_total": float, "wins_by_seat": list, "round_end_reasons": dict}
+         "mean_winning_total": float, "sd_winning_total": float, "wins_by_seat": list, "round_end_reasons": dict,
+         "seats": list}
 TIMING = {"wall_seconds", "games_per_second"}
 
 STUCK = """\
