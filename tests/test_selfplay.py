@@ -114,7 +114,11 @@ def test_readable_table():
     (("-p", "3", "-g", "0"), "--games must be at least 1"),
     (("-p", "9"), "2 to 6 players"),
     (("-p", "3", "--param", "target"), "NAME=NUMBER"),
-    (("-g", "3"), "Missing option"),
+    (("-g", "3"), "give --players N or --seats"),
+    (("--seats", "ismcts,robot"), "unknown kind 'robot'"),
+    (("--seats", "ismcts:fast,random"), "bad setting 'fast'"),
+    (("--seats", "human,random"), "no person at the table"),
+    (("-p", "3", "--seats", "random,greedy"), "--seats names 2 seats but --players is 3"),
 ])
 def test_usage_errors_exit_2(args, message):
     result = cli("selfplay", KLATS, *args, "--json")
