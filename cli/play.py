@@ -23,22 +23,28 @@ from ..interpreter.bots import Table as Seating, make_bot
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
 from ..interpreter.compile import Compiled
 from ..interpreter.engine import EngineError, Game, RoundResult
+from ..interpreter.ismcts import search
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
 from ..interpreter.redact import as_seen
 from ..interpreter.seats import HUMAN, Seat, SeatError, parse_seats
+from ..interpreter.worlds import Memory
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
                      load_or_exit, out,
                      parse_params)
 from .render import moves_of, plural, view_of
 
-COMMANDS = ("help", "moves", "view", "why ", "card ", "quit")
+COMMANDS = ("help", "moves", "view", "hint", "why ", "card ", "quit")
+HINT_SECONDS = 0.9  # the search behind `hint`: about a second
+HINTS = 3  # moves shown
 HELP_TEXT = f"""\
 Type a move's number from the list, or the move itself: {HELP}.
 The play's name may be left out when only one play is open. Seats and piles count from 0;
 piles read bottom to top, the top card last.
   moves      list the legal moves again      view   show the table again
+  hint       what the ismcts bot would play here: its top moves, how often it tried
+             each and how often that won, from what your seat knows
   why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)
   card NAME  what a card does, and which rules say so; `card` alone lists the kinds"""
 
@@ -142,6 +148,8 @@ class Session:
                 out.print(moves_of(game.legal_moves(seat)))
             elif command == "view":
                 self._show(seat, moves=False)
+            elif command == "hint":
+                self._hint(seat)
             elif command == "why":
                 self._why(rest.strip(), seat)
             elif command == "card":
@@ -178,6 +186,20 @@ class Session:
             out.print(f"{move}: {self.game.why_illegal(move)}", markup=False, soft_wrap=False)
         else:
             out.print(f"{legal} is legal now", markup=False)
+
+    def _hint(self, seat: int) -> None:
+        """The ismcts search of the seat's position, from what the seat knows: its top moves."""
+        seen = self.table.seat_view(seat)
+        sampler = Memory().sampler(seen)
+        edges = search(sampler, seat, seen.actions(), random.Random(), seconds=HINT_SECONDS)
+        if not edges:
+            out.print("no hint: the search found no move to try", markup=False)
+            return
+        tried = sum(e.visits for e in edges)
+        out.print(f"hint ({tried} searches from what seat {seat} knows):", markup=False)
+        for rank, e in enumerate(edges[:HINTS], 1):
+            out.print(f"  {rank}. {self.game.move_of(e.action)}  tried {e.visits} times, "
+                      f"won {e.win_rate:.0%}", markup=False)
 
     def _card(self, name: str) -> None:
         if not name:

@@ -6,7 +6,9 @@ descends the tree by UCB among the children whose moves the sampled world allows
 child counts one more availability, the UCB's parent count), expands one untried move, plays
 the world out with random moves to the end of the round (or the match), and backs each node's
 result up for the seat that moved into it: rewards are per seat, so three or more seats each
-pursue their own. Windows, passes, final rounds and compound plays are moves like any other.
+pursue their own. A seat's reward is half a win (1 shared among the seats that did best) and
+half its margin over the best other seat, scaled to 0..1 by the margins the search has seen:
+the win is what counts, the margin tells a close line from a lost one. Windows, passes, final rounds and compound plays are moves like any other.
 
 Tree edges are keyed by (seat, play, face, target seat, pile): the same in every sampled world,
 as the engine's actions hold compiled objects shared by all worlds of one ruleset.
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 
 from .engine import EngineError, Game
 from .notation import MoveError
-from .outcome import round_rewards
+from .outcome import round_values
 from .seats import ISMCTS_ITERATIONS, Seat
 from .worlds import Memory, Sampler
 
@@ -29,10 +31,10 @@ PLAYOUT_FACTOR = 4  # a playout is cut after this many actions per card and seat
 
 
 class Node:
-    __slots__ = ("visits", "reward", "avail", "children")
+    __slots__ = ("visits", "reward", "wins", "avail", "children")
 
     def __init__(self):
-        self.visits, self.reward, self.avail = 0, 0.0, 1
+        self.visits, self.reward, self.wins, self.avail = 0, 0.0, 0.0, 1
         self.children: dict[tuple, Node] = {}
 
 
@@ -42,7 +44,7 @@ class Edge:
 
     action: tuple
     visits: int
-    win_rate: float
+    win_rate: float  # the share of its lines that the seat won (ties shared)
 
 
 def key(mover: int, action: tuple) -> tuple:
@@ -56,7 +58,7 @@ def search(sampler: Sampler, seat: int, legal: tuple, rng: random.Random, iterat
     if iterations is None and seconds is None:
         iterations = ISMCTS_ITERATIONS
     deadline = None if seconds is None else time.perf_counter() + seconds
-    root = Node()
+    root, bounds = Node(), [math.inf, -math.inf]
     by_key = {key(seat, a): a for a in legal}
     n = sampler.c.players
     cap = PLAYOUT_FACTOR * sampler.c.deck_size * n
@@ -66,14 +68,14 @@ def search(sampler: Sampler, seat: int, legal: tuple, rng: random.Random, iterat
         world = sampler.sample(rng)
         if world.to_move != seat:  # a world whose flow went otherwise: it cannot answer this decision
             continue
-        _iterate(world, root, by_key, rng, cap)
-    edges = [Edge(by_key[k], child.visits, child.reward / child.visits if child.visits else 0.0)
+        _iterate(world, root, by_key, rng, cap, bounds)
+    edges = [Edge(by_key[k], child.visits, child.wins / child.visits if child.visits else 0.0)
              for k, child in root.children.items() if k in by_key]
     edges.sort(key=lambda e: (-e.visits, -e.win_rate))
     return edges
 
 
-def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int) -> None:
+def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int, bounds: list[float]) -> None:
     st = world.state
     start_round = st.round
     node, path = root, []
@@ -108,10 +110,25 @@ def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int)
             steps += 1
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
-    rewards = round_rewards(world, start_round)
+    values = round_values(world, start_round)
+    rewards, best = _rewards(values, bounds), max(values)
+    winners = sum(1 for v in values if v == best)
     for node, mover in path:
         node.visits += 1
         node.reward += rewards[mover]
+        node.wins += (values[mover] == best) / winners
+
+
+def _rewards(values: list[float], bounds: list[float]) -> list[float]:
+    """Each seat's reward in 0..1 (see the module's docstring); `bounds` are the least and the
+    most margin seen so far, widened here."""
+    best = max(values)
+    winners = sum(1 for v in values if v == best)
+    margins = [v - max(w for t, w in enumerate(values) if t != s) for s, v in enumerate(values)]
+    bounds[0], bounds[1] = min(bounds[0], *margins), max(bounds[1], *margins)
+    span = bounds[1] - bounds[0]
+    return [0.5 * (v == best) / winners + (0.5 * (m - bounds[0]) / span if span else 0.25)
+            for v, m in zip(values, margins)]
 
 
 class IsmctsBot:

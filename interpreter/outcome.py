@@ -39,22 +39,13 @@ def margin(game: Game, seat: int) -> float:
     return values[seat] - max(v for s, v in enumerate(values) if s != seat)
 
 
-def round_rewards(game: Game, round: int) -> list[float]:
-    """1 shared among the seats that did best, 0 for the others: the match's winners if it is
-    over, else the best scores of round `round` once it has ended, else of the round where it
-    stands (a line of play cut short)."""
+def round_values(game: Game, round: int) -> list[float]:
+    """What a line of play begun in round `round` came to for each seat, oriented so that more
+    is better: the totals if the match is over, else that round's scores once it has ended,
+    else the scores of the round where it stands (a line cut short)."""
     st = game.state
     if st.over:
-        values = _oriented(game, st.totals)
-    elif len(st.results) > round:
-        values = _oriented(game, st.results[round].scores)
-    else:
-        values = _oriented(game, round_scores(game))
-    return _leaders(values)
-
-
-def _leaders(values: list) -> list[float]:
-    best = max(values)
-    leaders = [s for s, v in enumerate(values) if v == best]
-    share = 1.0 / len(leaders)
-    return [share if v == best else 0.0 for v in values]
+        return _oriented(game, st.totals)
+    if len(st.results) > round:
+        return _oriented(game, st.results[round].scores)
+    return _oriented(game, round_scores(game))

@@ -3,7 +3,9 @@ that the seat cannot tell from the real one, determinism, legality, and enough s
 bot gone random fails here."""
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -126,6 +128,24 @@ def test_a_bad_seat_is_a_usage_error_with_a_hint():
     assert done.code == 2 and "bad setting 'lots'" in done.stderr and "hint:" in done.stderr
 
 
+def test_a_log_records_each_seats_kind_and_replays_without_a_search(tmp_path):
+    log = tmp_path / "game.json"
+    done = cli("play", "klats", "--seats", "ismcts:5,greedy:1", "--seed", "2", "--log", log)
+    assert done.code == 0, done.stderr
+    assert json.loads(log.read_text())["seats"] == ["ismcts:5", "greedy:1"]
+    again = cli("replay", log)
+    assert again.code == 0 and "the result matches the log" in again.stdout
+
+
+def test_hint_shows_the_top_moves_of_a_search():
+    done = cli("play", "klats", "--seats", "human,random", "--seed", "4", input="hint\nquit\n")
+    assert done.code == 0, done.stderr
+    lines = re.findall(r"^  (\d)\. put (\S+ @\d+(?:/\d+)?)  tried (\d+) times, won (\d+)%$", done.stdout, re.M)
+    assert [n for n, *_ in lines] == ["1", "2", "3"]
+    visits = [int(v) for _, _, v, _ in lines]
+    assert visits == sorted(visits, reverse=True) and visits[0] > 0
+
+
 # ------------------------------------------------------------------ sampled worlds
 
 
@@ -241,13 +261,13 @@ def test_greedy_beats_random_clearly(name):
     assert wins >= 0.7 * games, f"greedy won {wins} of {games}"
 
 
-@pytest.mark.parametrize("name", ["klats", "arne_92"])
-def test_ismcts_beats_random_clearly(name):
+@pytest.mark.parametrize("name, budget", [("klats", 40), ("arne_total@en+minimum", 15)])
+def test_ismcts_beats_random_clearly(name, budget):
     c = compiled(name)
     wins = 0.0
     games = 8
     for g in range(games):
-        seats = "ismcts:40,random" if g % 2 == 0 else "random,ismcts:40"
+        seats = f"ismcts:{budget},random" if g % 2 == 0 else f"random,ismcts:{budget}"
         _, game = play_match(c, seats, 200 + g)
         winners = game.winners()
         wins += (g % 2 in winners) / len(winners)
