@@ -12,7 +12,9 @@ view after. Never the state, the deck's order or the seed: a bot that wants to l
 samples worlds from that (`worlds`). A bot draws on its own random source, never on the game's,
 so a game's seed and its list of moves replay it whoever chose them.
 
-`RandomBot.choose` takes anything with `actions()`, a `Game` too, as tests of the engine do.
+A bot that does not observe (random) is given `Choices`, the legal actions alone, which cost the
+self-play loop nothing; `RandomBot.choose` takes anything with `actions()`, a `Game` too, as
+tests of the engine do.
 """
 from __future__ import annotations
 
@@ -45,8 +47,8 @@ class SeatView:
 
     compiled: Compiled
     seat: int
-    view: dict | None  # `Game.view(seat)` now (None for a bot that reads only the actions)
-    flow: State | None  # the public flow: the state with its zones left empty
+    view: dict  # `Game.view(seat)` now
+    flow: State  # the public flow: the state with its zones left empty
     legal: tuple  # the actions open to the seat
     start: dict | None = None  # the seat's view once dealt (for bots that observe)
     history: tuple[Seen, ...] = ()  # every move since, as the seat saw it
@@ -58,9 +60,25 @@ class SeatView:
         return move_of(self.compiled, action)
 
 
+class Choices:
+    """What a bot that reads only the legal actions is given (`observes` False): those, and
+    their notation; one per table, refilled at each decision, as it costs the hot loop nothing."""
+
+    __slots__ = ("compiled", "legal")
+
+    def __init__(self, compiled: Compiled):
+        self.compiled, self.legal = compiled, []
+
+    def actions(self) -> list:
+        return self.legal
+
+    def move_of(self, action: tuple) -> Move:
+        return move_of(self.compiled, action)
+
+
 class Bot(Protocol):
     kind: str
-    observes: bool
+    observes: bool  # False: it is given `Choices`, the legal actions alone
 
     def choose(self, seen: SeatView) -> tuple: ...
 
@@ -72,6 +90,7 @@ class Table:
 
     def __init__(self, game: Game, bots: list, watch: tuple[int, ...] = ()):
         self.game, self.bots = game, bots
+        self.choices = Choices(game.c)
         seats = {s for s, bot in enumerate(bots) if getattr(bot, "observes", False)} | set(watch)
         self.start = {s: game.view(s) for s in sorted(seats)}
         self.history: dict[int, list[Seen]] = {s: [] for s in self.start}
@@ -89,7 +108,8 @@ class Table:
         bot = self.bots[seat]
         if getattr(bot, "observes", False):
             return bot.choose(self.seat_view(seat))
-        return bot.choose(SeatView(game.c, seat, None, None, tuple(game.actions())))  # it reads only the actions
+        self.choices.legal = game.actions()
+        return bot.choose(self.choices)
 
     def play(self, action: tuple) -> None:
         """Play `action` for the seat to move, and show it to the seats that observe."""
