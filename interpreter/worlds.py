@@ -113,6 +113,7 @@ class Knowledge:
             if known:
                 index = self.c.face_index
                 announced = [index[part.lower()] for part in move.card.split("+")]
+            to_hidden = dest in before.hidden
             for k, source in enumerate(sources):
                 if source in before.hidden:
                     explained[source] -= 1
@@ -120,13 +121,12 @@ class Knowledge:
                         self.pinned.pop(source, None)
                     else:
                         self._unpin(source, announced[k])
-                elif known:
-                    vanished[announced[k]] -= 1  # it left a place the seat sees: not a card gone unseen
-            if dest in before.hidden:
+                        if not to_hidden:  # it came to light: not a card that left unseen
+                            appeared[announced[k]] -= 1
+                elif known and to_hidden:  # it went out of sight, where the move says
+                    vanished[announced[k]] -= 1
+            if to_hidden:
                 explained[dest] += len(sources)
-            elif known:
-                for face in announced:
-                    appeared[face] -= 1
         appeared, vanished = +appeared, +vanished
         changes = {p: after.count(p) - before.count(p) - explained[p] for p in {*before.hidden, *after.hidden}}
         losses = {p: -d for p, d in changes.items() if d < 0}
