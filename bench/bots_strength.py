@@ -101,30 +101,27 @@ def main() -> None:
     args = parser.parse_args()
     parse_seat(args.ismcts)
     plan = cells(args)
-    started = time.perf_counter()
-    results = {}
-    with multiprocessing.Pool(args.workers) as pool:
-        for spec, name, tasks in plan:
-            results[spec, name] = pool.map(play, tasks, chunksize=1)
-            print(f"  {spec}: {name} done ({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
-    wall = time.perf_counter() - started
     targets = {f"{a} vs {b}": t for a, b, t in PAIRS} | {"ismcts vs 3 random": 0.50}
     print(f"bots_strength: {args.games} matches a cell, ismcts seat '{args.ismcts}', seed {args.seed}, "
-          f"{args.workers} workers, {wall:.0f} s\n")
+          f"{args.workers} workers\n")
     print("| ruleset | cell | win rate | 95% CI | target | met |")
-    print("|---|---|---|---|---|---|")
-    times = []
-    for (spec, name), outcomes in results.items():
-        wins = sum(w for w, _ in outcomes)
-        low, high = wilson(wins, len(outcomes))
-        target = targets[name]
-        met = "yes" if low >= target else ("no" if high < target else "unsure")
-        print(f"| {spec} | {name} | {wins / len(outcomes):.0%} | {low:.0%}-{high:.0%} | >= {target:.0%} | {met} |")
-        times += [t for _, ts in outcomes for t in ts]
+    print("|---|---|---|---|---|---|", flush=True)
+    started, times = time.perf_counter(), []
+    with multiprocessing.Pool(args.workers) as pool:
+        for spec, name, tasks in plan:  # each row as soon as its cell is done: a cut run keeps its rows
+            outcomes = pool.map(play, tasks, chunksize=1)
+            wins = sum(w for w, _ in outcomes)
+            low, high = wilson(wins, len(outcomes))
+            target = targets[name]
+            met = "yes" if low >= target else ("no" if high < target else "unsure")
+            print(f"| {spec} | {name} | {wins / len(outcomes):.0%} | {low:.0%}-{high:.0%} | >= {target:.0%} | {met} |",
+                  flush=True)
+            times += [t for _, ts in outcomes for t in ts]
     if times:
         times.sort()
         print(f"\nismcts decisions ('{args.ismcts}', two or more legal moves): {len(times)}, median "
               f"{statistics.median(times):.3f} s, 95th percentile {times[int(0.95 * (len(times) - 1))]:.3f} s")
+    print(f"wall time {time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":

@@ -233,14 +233,14 @@ def play_match(c, seats: str, seed: int) -> tuple[list[str], Game]:
 @pytest.mark.parametrize("name", ["klats", "arne_total@ru"])
 def test_a_fixed_seed_gives_the_same_match(name):
     c = compiled(name)
-    first, _ = play_match(c, "ismcts:30,greedy:2", 2)
-    again, _ = play_match(c, "ismcts:30,greedy:2", 2)
+    first, _ = play_match(c, "ismcts:12,greedy:2", 2)
+    again, _ = play_match(c, "ismcts:12,greedy:2", 2)
     assert first == again
 
 
 def test_bots_in_a_four_seat_match_make_only_legal_moves():
     c = compiled("arne_total@en", 4)
-    _, game = play_match(c, "ismcts:20,greedy:2,random,greedy:1", 3)
+    _, game = play_match(c, "ismcts:8,greedy:2,random,greedy:1", 3)
     assert game.over
 
 
