@@ -84,6 +84,9 @@ class Knowledge:
                                 for z in (e.zones if isinstance(e, m.Swap) else (e.zone,) if isinstance(e, m.PassZone)
                                           else ())}
                        for p in compiled.model.plays}
+        # the one face a play can take, where its rules leave one: the play names the card unseen
+        self._only_face = {p.name: next(iter(p.faces)) for p in compiled.plays
+                           if p.faces is not None and len(p.faces) == 1 and p.mate is None}
 
     def observe(self, mover: int, move: Move, view: dict) -> None:
         """Take one observation: `mover` made `move` (as this seat saw it); `view` is this seat's
@@ -109,10 +112,12 @@ class Knowledge:
             dest_zone = zones[play.dest_zone]
             dest = (dest_zone, move.seat if self.c.model.zones[dest_zone].per_seat and play.choose is None
                     and move.seat is not None else -1)
-            known = move.card != UNSEEN
-            if known:
+            known = move.card != UNSEEN or play.name in self._only_face
+            if move.card != UNSEEN:
                 index = self.c.face_index
                 announced = [index[part.lower()] for part in move.card.split("+")]
+            elif known:
+                announced = [self._only_face[play.name]]
             to_hidden = dest in before.hidden
             for k, source in enumerate(sources):
                 if source in before.hidden:

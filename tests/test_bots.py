@@ -194,6 +194,27 @@ def test_a_card_seen_going_into_a_hand_stays_there_in_every_world():
     assert (hand, 2) not in memory.knowledge.pinned
 
 
+BURY = GIVE.replace("zone heap shared public", "zone heap shared public\nzone pit shared hidden").replace(
+    "turn { play one of give, drop or pass }", """play bury {
+    card from hand where card.rank == 1
+    to pit
+}
+turn { play one of give, drop, bury or pass }""")
+
+
+def test_a_card_played_unseen_is_known_when_the_play_takes_one_face_only():
+    c = compile_ruleset(load_text(BURY).model, 2)
+    game = Game(c, 0)
+    game.set_position({"hand": [["r5", "r6"], ["r1", "r7"]]}, active=1, rest="stock")
+    table = Table(game, [None, None], watch=(0,))
+    table.play(game.action_of(next(m for m in game.legal_moves(1) if m.play == "bury")))
+    assert str(table.history[0][-1].move) == "bury ?"  # seat 0 does not see the card go
+    memory = Memory()
+    memory.of(seat_view(game, table, 0))
+    pit = c.model.zones.index(c.model.zone("pit"))
+    assert memory.knowledge.pinned == {(pit, -1): Counter({c.faces.index("r1"): 1})}
+
+
 # ------------------------------------------------------------------ honesty
 
 
