@@ -137,6 +137,18 @@ def test_a_log_records_each_seats_kind_and_replays_without_a_search(tmp_path):
     assert again.code == 0 and "the result matches the log" in again.stdout
 
 
+def test_selfplay_with_mixed_seats_reports_each_seats_kind_and_logs_it(tmp_path):
+    log = tmp_path / "matches.jsonl"
+    done = cli("selfplay", "klats", "--seats", "ismcts:5,random", "--games", "2", "--json", "--log", log)
+    assert done.code == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["seats"] == ["ismcts:5", "random"] and figures["players"] == 2
+    assert len(figures["wins_by_seat"]) == 2 and sum(figures["wins_by_seat"]) >= 2
+    lines = log.read_text().splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["seats"] == ["ismcts:5", "random"] for line in lines)
+    assert cli("replay", log, "--game", "2").code == 0
+
+
 def test_hint_shows_the_top_moves_of_a_search():
     done = cli("play", "klats", "--seats", "human,random", "--seed", "4", input="hint\nquit\n")
     assert done.code == 0, done.stderr
