@@ -18,7 +18,6 @@ import math
 import multiprocessing
 import random
 import statistics
-import sys
 import time
 
 from cardrules.interpreter.bots import Table, make_bot

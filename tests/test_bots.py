@@ -17,7 +17,7 @@ from cardrules.interpreter.engine import Game
 from cardrules.interpreter.ismcts import IsmctsBot, key
 from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.seats import Seat, SeatError, parse_seat, parse_seats
-from cardrules.interpreter.worlds import Knowledge, Memory, Sampler, public_flow
+from cardrules.interpreter.worlds import Knowledge, Memory, public_flow
 
 from .conftest import RULESETS, cli
 
