@@ -28,11 +28,11 @@ from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
 from ..interpreter.redact import as_seen
-from ..interpreter.seats import HUMAN, Seat, SeatError, parse_seats
+from ..interpreter.seats import HUMAN, Seat
 from ..interpreter.worlds import Memory
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
                      load_or_exit, out,
-                     parse_params)
+                     parse_params, seats_or_exit)
 from .render import moves_of, plural, view_of
 
 COMMANDS = ("help", "moves", "view", "hint", "why ", "card ", "quit")
@@ -317,20 +317,6 @@ def print_winners(game: Game, kinds: list[str]) -> None:
 
 
 # ------------------------------------------------------------------ commands
-
-
-def seats_or_exit(seats: str | None, players: int | None) -> list[Seat] | None:
-    """The seats `--seats` names (None when not given), one per player; else a usage error."""
-    if seats is None:
-        return None
-    try:
-        kinds = list(parse_seats(seats))
-    except SeatError as e:
-        raise fail(f"--seats: {e.message}", e.hint, EXIT_USAGE) from None
-    if players is not None and len(kinds) != players:
-        raise fail(f"--seats names {len(kinds)} seats but --players is {players}",
-                   "give one kind per seat, or leave out --players", EXIT_USAGE)
-    return kinds
 
 
 def play(

@@ -16,9 +16,9 @@ from ..interpreter import gamelog, invariants, selfplay as selfplaying
 from ..interpreter.compile import Compiled
 from ..interpreter.engine import EngineError, Game
 from ..interpreter.load import resolve, split_selection
-from ..interpreter.seats import Seat, SeatError, parse_seats
+from ..interpreter.seats import Seat
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out,
-                     parse_params)
+                     parse_params, seats_or_exit)
 from .logs import writable_or_exit
 
 BAR_FROM = 200  # fewer games than this end too soon for a progress bar to help
@@ -55,7 +55,7 @@ def selfplay(
     and sample sd), wins by seat (tied winners each count a win) and how the rounds ended."""
     if games < 1:
         raise fail(f"--games must be at least 1, not {games}", "e.g. --games 100", EXIT_USAGE)
-    kinds = _seats_or_exit(seats, players)
+    kinds = seats_or_exit(seats, players, bots_only=True)
     players = len(kinds) if kinds else players
     if players is None:
         raise fail("give --players N or --seats KIND,...", "e.g. --players 3, or --seats ismcts,random,random",
@@ -94,24 +94,6 @@ def selfplay(
             _report(checker)
     if checker is not None and checker.failures:
         raise typer.Exit(EXIT_FINDINGS)
-
-
-def _seats_or_exit(seats: str | None, players: int | None) -> tuple[Seat, ...] | None:
-    """The bots `--seats` names, one per player; a person, a bad kind or a count that differs
-    from --players is a usage error."""
-    if seats is None:
-        return None
-    try:
-        kinds = parse_seats(seats)
-    except SeatError as e:
-        raise fail(f"--seats: {e.message}", e.hint, EXIT_USAGE) from None
-    if not all(kind.is_bot for kind in kinds):
-        raise fail("--seats: self-play has no person at the table", "give bots only: random, greedy or ismcts",
-                   EXIT_USAGE)
-    if players is not None and len(kinds) != players:
-        raise fail(f"--seats names {len(kinds)} seats but --players is {players}",
-                   "give one kind per seat, or leave out --players", EXIT_USAGE)
-    return kinds
 
 
 def _report(checker: invariants.Checker) -> None:
