@@ -42,8 +42,15 @@ def compiled(spec: str, players: int):
 
 
 def play(task: tuple) -> tuple[float, list[float]]:
-    """One match: the first bot's share of the win, and the ismcts seat's decision times."""
-    spec, seats, me, run_seed, cell, index = task
+    """One match: the first bot's share of the win, and the ismcts seat's decision times. An error
+    comes back as a plain RuntimeError, which pickles (not every error of ours does)."""
+    try:
+        return _play(*task)
+    except Exception as e:
+        raise RuntimeError(f"{task[4]} match {task[5]}: {type(e).__name__}: {e}") from None
+
+
+def _play(spec: str, seats: tuple, me: int, run_seed: int, cell: str, index: int) -> tuple[float, list[float]]:
     c = compiled(spec, len(seats))
     seeds = random.Random(f"{run_seed}:{cell}:{index}")
     game = Game(c, seeds.getrandbits(64))
