@@ -227,6 +227,28 @@ def test_a_card_played_unseen_is_known_when_the_play_takes_one_face_only():
     assert memory.knowledge.pinned == {(pit, -1): Counter({c.faces.index("r1"): 1})}
 
 
+def test_a_play_that_passes_the_hands_round_unpins_what_was_in_them():
+    rotate = GIVE.replace("turn { play one of give, drop or pass }", """play rotate {
+    card from hand where card.rank == 1
+    to heap
+    then pass hand
+}
+turn { play one of give, drop, rotate or pass }""")
+    c = compile_ruleset(load_text(rotate).model, 3)
+    game = Game(c, 0)
+    game.set_position({"hand": [["r5", "r6"], ["r1", "r7"], ["r8", "r9"]]}, active=0, rest="stock")
+    table = Table(game, [None, None, None], watch=(0,))
+    table.play(game.action_of(next(m for m in game.legal_moves(0) if m.play == "give" and m.card == "r5")))
+    hand = c.model.zones.index(c.model.zone("hand"))
+    memory = Memory()
+    memory.of(seat_view(game, table, 0))
+    r5 = c.faces.index("r5")
+    assert memory.knowledge.pinned[(hand, 1)][r5] == 1
+    table.play(game.action_of(next(m for m in game.legal_moves(1) if m.play == "rotate")))
+    memory.of(seat_view(game, table, 0))
+    assert memory.knowledge.pinned.get((hand, 1), Counter())[r5] == 0  # r5 went on to seat 2 with the hand
+
+
 # ------------------------------------------------------------------ honesty
 
 
