@@ -236,7 +236,7 @@ def test_a_play_that_passes_the_hands_round_unpins_what_was_in_them():
 turn { play one of give, drop, rotate or pass }""")
     c = compile_ruleset(load_text(rotate).model, 3)
     game = Game(c, 0)
-    game.set_position({"hand": [["r5", "r6"], ["r1", "r7"], ["r8", "r9"]]}, active=0, rest="stock")
+    game.set_position({"hand": [["r5", "r6", "r4"], ["r1", "r7"], ["r8", "r9"]]}, active=0, rest="stock")
     table = Table(game, [None, None, None], watch=(0,))
     table.play(game.action_of(next(m for m in game.legal_moves(0) if m.play == "give" and m.card == "r5")))
     hand = c.model.zones.index(c.model.zone("hand"))
@@ -246,7 +246,8 @@ turn { play one of give, drop, rotate or pass }""")
     assert memory.knowledge.pinned[(hand, 1)][r5] == 1
     table.play(game.action_of(next(m for m in game.legal_moves(1) if m.play == "rotate")))
     memory.of(seat_view(game, table, 0))
-    assert memory.knowledge.pinned.get((hand, 1), Counter())[r5] == 0  # r5 went on to seat 2 with the hand
+    # every hand keeps its count, yet r5 went on to seat 2 with the hand: the play says the hands moved
+    assert memory.knowledge.pinned.get((hand, 1), Counter())[r5] == 0
 
 
 # ------------------------------------------------------------------ honesty
