@@ -7,7 +7,8 @@ child counts one more availability, the UCB's parent count), expands one untried
 the world out with random moves to the end of the round (or the match), and backs each node's
 result up for the seat that moved into it: rewards are per seat, so three or more seats each
 pursue their own. A seat's reward is half a win (1 shared among the seats that did best) and
-half its margin over the best other seat, scaled to 0..1 by the margins the search has seen:
+half its margin over the best rival (another team's seat, where the scoring shows teams),
+scaled to 0..1 by the margins the search has seen:
 the win is what counts, the margin tells a close line from a lost one. Windows, passes, final rounds and compound plays are moves like any other.
 
 Tree edges are keyed by (seat, play, face, target seat, pile): the same in every sampled world,
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 from .engine import EngineError, Game
 from .notation import MoveError
-from .outcome import round_values
+from .outcome import round_values, seat_rivals
 from .seats import ISMCTS_ITERATIONS, Seat
 from .worlds import Memory, Sampler
 
@@ -58,7 +59,7 @@ def search(sampler: Sampler, seat: int, legal: tuple, rng: random.Random, iterat
     if iterations is None and seconds is None:
         iterations = ISMCTS_ITERATIONS
     deadline = None if seconds is None else time.perf_counter() + seconds
-    root, bounds = Node(), [math.inf, -math.inf]
+    root, bounds, rivals = Node(), [math.inf, -math.inf], seat_rivals(sampler.c)
     by_key = {key(seat, a): a for a in legal}
     n = sampler.c.players
     cap = PLAYOUT_FACTOR * sampler.c.deck_size * n
@@ -68,14 +69,15 @@ def search(sampler: Sampler, seat: int, legal: tuple, rng: random.Random, iterat
         world = sampler.sample(rng)
         if world.to_move != seat:  # a world whose flow went otherwise: it cannot answer this decision
             continue
-        _iterate(world, root, by_key, rng, cap, bounds)
+        _iterate(world, root, by_key, rng, cap, bounds, rivals)
     edges = [Edge(by_key[k], child.visits, child.wins / child.visits if child.visits else 0.0)
              for k, child in root.children.items() if k in by_key]
     edges.sort(key=lambda e: (-e.visits, -e.win_rate))
     return edges
 
 
-def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int, bounds: list[float]) -> None:
+def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int, bounds: list[float],
+             rivals: tuple) -> None:
     st = world.state
     start_round = st.round
     node, path = root, []
@@ -111,7 +113,7 @@ def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int,
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
     values = round_values(world, start_round)
-    rewards, best = _rewards(values, bounds), max(values)
+    rewards, best = _rewards(values, bounds, rivals), max(values)
     winners = sum(1 for v in values if v == best)
     for node, mover in path:
         node.visits += 1
@@ -119,12 +121,12 @@ def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int,
         node.wins += (values[mover] == best) / winners
 
 
-def _rewards(values: list[float], bounds: list[float]) -> list[float]:
+def _rewards(values: list[float], bounds: list[float], rivals: tuple) -> list[float]:
     """Each seat's reward in 0..1 (see the module's docstring); `bounds` are the least and the
-    most margin seen so far, widened here."""
+    most margin seen so far, widened here; a margin is over the best rival (`outcome.seat_rivals`)."""
     best = max(values)
     winners = sum(1 for v in values if v == best)
-    margins = [v - max(w for t, w in enumerate(values) if t != s) for s, v in enumerate(values)]
+    margins = [v - max((values[t] for t in rivals[s]), default=0) for s, v in enumerate(values)]
     bounds[0], bounds[1] = min(bounds[0], *margins), max(bounds[1], *margins)
     span = bounds[1] - bounds[0]
     return [0.5 * (v == best) / winners + (0.5 * (m - bounds[0]) / span if span else 0.25)

@@ -16,6 +16,7 @@ from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game
 from cardrules.interpreter.ismcts import IsmctsBot, key
 from cardrules.interpreter.load import load, load_text
+from cardrules.interpreter.outcome import seat_rivals
 from cardrules.interpreter.seats import Seat, SeatError, parse_seat, parse_seats
 from cardrules.interpreter.worlds import Knowledge, Memory, public_flow
 
@@ -248,6 +249,13 @@ turn { play one of give, drop, rotate or pass }""")
     memory.of(seat_view(game, table, 0))
     # every hand keeps its count, yet r5 went on to seat 2 with the hand: the play says the hands moved
     assert memory.knowledge.pinned.get((hand, 1), Counter())[r5] == 0
+
+
+def test_partners_are_read_from_the_scoring():
+    teams = compile_ruleset(load(str(RULESETS / "arne_total.rules"), "en", ("teams",)).model, 4)
+    assert seat_rivals(teams) == ((1, 3), (0, 2), (1, 3), (0, 2))  # seat s plays for the row at s mod 2
+    assert seat_rivals(compiled("arne_total@en", 4)) == ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
+    assert seat_rivals(compiled("klats", 3)) == ((1, 2), (0, 2), (0, 1))
 
 
 # ------------------------------------------------------------------ honesty
