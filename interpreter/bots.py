@@ -151,13 +151,15 @@ class GreedyBot:
 
     def choose(self, seen: SeatView) -> tuple:
         actions = seen.actions()
-        sampler = self.memory.sampler(seen)
         if len(actions) == 1:
             return actions[0]
+        sampler = self.memory.sampler(seen)
         rng = self.rng
         totals = [0.0] * len(actions)
         for _ in range(self.samples if sampler.uncertain else 1):
             world = sampler.sample(rng)
+            if world.to_move != seen.seat:  # a world whose flow went otherwise: it cannot answer this decision
+                continue
             for i, action in enumerate(actions):
                 trial = fork(world, rng)
                 try:

@@ -144,9 +144,9 @@ class IsmctsBot:
         self.memory = Memory()
 
     def choose(self, seen) -> tuple:
-        sampler = self.memory.sampler(seen)
         legal = seen.actions()
         if len(legal) == 1:
             return legal[0]
+        sampler = self.memory.sampler(seen)
         edges = search(sampler, seen.seat, legal, self.rng, self.iterations, self.seconds)
         return edges[0].action if edges else self.rng.choice(legal)
