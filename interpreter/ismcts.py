@@ -8,7 +8,7 @@ the world out with random moves to the end of the round (or the match), and back
 result up for the seat that moved into it: rewards are per seat, so three or more seats each
 pursue their own. A seat's reward is half a win (1 shared among the seats that did best) and
 half its margin over the best rival (another team's seat, where the scoring shows teams),
-scaled to 0..1 by the margins the search has seen:
+through tanh of the margin over the mean margin size the search has seen:
 the win is what counts, the margin tells a close line from a lost one. Windows, passes, final rounds and compound plays are moves like any other.
 
 Tree edges are keyed by (seat, play, face, target seat, pile): the same in every sampled world,
@@ -59,7 +59,7 @@ def search(sampler: Sampler, seat: int, legal: tuple, rng: random.Random, iterat
     if iterations is None and seconds is None:
         iterations = ISMCTS_ITERATIONS
     deadline = None if seconds is None else time.perf_counter() + seconds
-    root, bounds, rivals = Node(), [math.inf, -math.inf], seat_rivals(sampler.c)
+    root, scale, rivals = Node(), [0.0, 0], seat_rivals(sampler.c)
     by_key = {key(seat, a): a for a in legal}
     n = sampler.c.players
     cap = PLAYOUT_FACTOR * sampler.c.deck_size * n
@@ -69,14 +69,14 @@ def search(sampler: Sampler, seat: int, legal: tuple, rng: random.Random, iterat
         world = sampler.sample(rng)
         if world.to_move != seat:  # a world whose flow went otherwise: it cannot answer this decision
             continue
-        _iterate(world, root, by_key, rng, cap, bounds, rivals)
+        _iterate(world, root, by_key, rng, cap, scale, rivals)
     edges = [Edge(by_key[k], child.visits, child.wins / child.visits if child.visits else 0.0)
              for k, child in root.children.items() if k in by_key]
     edges.sort(key=lambda e: (-e.visits, -e.win_rate))
     return edges
 
 
-def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int, bounds: list[float],
+def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int, scale: list[float],
              rivals: tuple) -> None:
     st = world.state
     start_round = st.round
@@ -113,7 +113,7 @@ def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int,
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
     values = round_values(world, start_round)
-    rewards, best = _rewards(values, bounds, rivals), max(values)
+    rewards, best = _rewards(values, scale, rivals), max(values)
     winners = sum(1 for v in values if v == best)
     for node, mover in path:
         node.visits += 1
@@ -121,16 +121,18 @@ def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int,
         node.wins += (values[mover] == best) / winners
 
 
-def _rewards(values: list[float], bounds: list[float], rivals: tuple) -> list[float]:
-    """Each seat's reward in 0..1 (see the module's docstring); `bounds` are the least and the
-    most margin seen so far, widened here; a margin is over the best rival (`outcome.seat_rivals`)."""
+def _rewards(values: list[float], scale: list[float], rivals: tuple) -> list[float]:
+    """Each seat's reward in 0..1 (see the module's docstring). `scale` holds the sum of the
+    margins' sizes seen so far and their number, added to here: a margin counts through
+    tanh(margin / mean size), so that the margins that decide matches weigh, not the outliers.
+    A margin is over the best rival (`outcome.seat_rivals`)."""
     best = max(values)
     winners = sum(1 for v in values if v == best)
     margins = [v - max((values[t] for t in rivals[s]), default=0) for s, v in enumerate(values)]
-    bounds[0], bounds[1] = min(bounds[0], *margins), max(bounds[1], *margins)
-    span = bounds[1] - bounds[0]
-    return [0.5 * (v == best) / winners + (0.5 * (m - bounds[0]) / span if span else 0.25)
-            for v, m in zip(values, margins)]
+    scale[0] += sum(abs(m) for m in margins)
+    scale[1] += len(margins)
+    size = scale[0] / scale[1] or 1.0
+    return [0.5 * (v == best) / winners + 0.25 * (1 + math.tanh(m / size)) for v, m in zip(values, margins)]
 
 
 class IsmctsBot:
