@@ -2,7 +2,7 @@
 """ARNE Total's invariants in every edition, variant and player count.
 
     python bench/arne_total_invariants.py [--games N] [--seed S] [--selection @ru+minimum ...]
-                                          [--players P ...] [--no-baseline]
+                                          [--players P ...] [--no-baseline] [--workers N] [--ray ADDRESS]
 
 plays N matches (default 1,000) of random bots for each legal selection of
 rulesets/arne_total.rules (or those given with --selection) at each player count it allows
@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from invariants import REPO, Target, bench_all, counts, targets
+from invariants import REPO, Target, add_workers, bench_all, counts, targets
 
 RULES = REPO / "rulesets" / "arne_total.rules"
 
@@ -30,6 +30,7 @@ def main() -> int:
                              "does not allow are skipped")
     parser.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=True,
                         help="also time the same matches unchecked")
+    add_workers(parser)
     args = parser.parse_args()
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -38,7 +39,7 @@ def main() -> int:
     found = ([t for s in args.selection for t in targets(f"{RULES}{s}")] if args.selection
              else targets(str(RULES), all_selections=True))
     chosen = [Target(t.label.removeprefix(RULES.name), t.model, counts(t.counts, args.players)) for t in found]
-    return 1 if bench_all(chosen, args.games, args.seed, args.baseline) else 0
+    return 1 if bench_all(chosen, args.games, args.seed, args.baseline, args.workers, args.ray) else 0
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 """The engine's invariants over many random matches, for each ruleset and player count.
 
     python bench/invariants.py [RULESET ...] [--games N] [--players P ...] [--seed S] [--no-baseline]
-                               [--all-selections]
+                               [--all-selections] [--workers N] [--ray ADDRESS]
 
 plays N matches (default 10,000) of random bots for each ruleset (default: every rulesets/*.rules
 and docs/examples/*.rules) and each player count (default: the first three it allows), checking
@@ -12,11 +12,14 @@ selection of its editions and variants if it has them (`arne_total@ru+minimum`; 
 first edition); --all-selections takes every legal selection of each instead. It prints the
 matches, the failures, the actions checked, the checked matches per second and the same matches
 unchecked (the baseline, skipped when a check failed: a match that does not end would not end
-unchecked either) with how many times slower checking is; exit 1 when any check failed.
+unchecked either) with how many times slower checking is; exit 1 when any check failed. The matches
+are played by --workers processes (default: one per core) or on a Ray cluster (--ray ADDRESS), with
+the same results whatever plays them.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -75,33 +78,35 @@ def targets(spec: str, all_selections: bool = False) -> list[Target]:
         sys.exit(2)
 
 
-def bench_all(chosen: list[Target], games: int, seed: int, baseline: bool) -> int:
+def bench_all(chosen: list[Target], games: int, seed: int, baseline: bool, workers: int = 1,
+              ray: str | None = None) -> int:
     """Print the table for every target and player count, then the total; return the failures."""
     width = max([len("selection"), *(len(t.label) for t in chosen)])
     print(f"invariants after every action, {games} matches of random bots each, seed {seed}")
     print(f"{'selection':<{width}} {'P':>2} {'games':>7} {'failures':>8} {'actions':>11} {'checked/s':>9} "
           f"{'unchecked/s':>11} {'slower':>7}", flush=True)
     start = time.perf_counter()
-    failures = sum(bench(t.label, t.model, players, games, seed, baseline, width)
+    failures = sum(bench(t.label, t.model, players, games, seed, baseline, width, workers, ray)
                    for t in chosen for players in t.counts)
     print(f"{failures} failures, {time.perf_counter() - start:.1f} s")
     return failures
 
 
-def bench(name: str, model, players: int, games: int, seed: int, baseline: bool, width: int = 22) -> int:
+def bench(name: str, model, players: int, games: int, seed: int, baseline: bool, width: int = 22, workers: int = 1,
+          ray: str | None = None) -> int:
     """One model at one player count: print its line (and failures); return the failures."""
     compiled = compile_ruleset(model, players)
     checker = Checker()
     progress = _progress(f"{name} {players}p", games)
     try:
-        checked = run(compiled, games, seed, progress, invariants=checker)
+        checked = run(compiled, games, seed, progress, invariants=checker, workers=workers, ray=ray)
     except EngineError as e:  # the deal of a match cannot even reach a first decision
         checker.failures.append(f"match {checker.matches + 1}: the match ends, after action 0: {e}")
         checked = None
     failures = checker.failures
     speed = "-" if checked is None else f"{checked.games_per_second:.1f}"
-    plain = (run(compiled, games, seed).games_per_second if baseline and checked is not None and not failures
-             else None)
+    plain = (run(compiled, games, seed, workers=workers, ray=ray).games_per_second
+             if baseline and checked is not None and not failures else None)
     ratio = "" if plain is None else f"{plain:11.1f} {plain / checked.games_per_second:6.1f}x"
     print(f"{name:<{width}} {players:>2} {games:>7} {len(failures):>8} {checker.checked_actions:>11,} "
           f"{speed:>9} {ratio}".rstrip(), flush=True)
@@ -141,12 +146,21 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=True,
                         help="also time the same matches unchecked")
+    add_workers(parser)
     args = parser.parse_args()
     if args.games < 1:
         parser.error("--games must be at least 1")
     chosen = [Target(t.label, t.model, counts(t.counts, args.players, DEFAULT_COUNTS))
               for spec in args.rulesets for t in targets(spec, args.all_selections)]
-    return 1 if bench_all(chosen, args.games, args.seed, args.baseline) else 0
+    return 1 if bench_all(chosen, args.games, args.seed, args.baseline, args.workers, args.ray) else 0
+
+
+def add_workers(parser: argparse.ArgumentParser) -> None:
+    """--workers and --ray, as `cardrules selfplay` has them."""
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="processes that play the matches (default: one per core); the results are the same")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="play on the Ray cluster at ADDRESS (auto: this machine's cluster; local: start one here)")
 
 
 def counts(allowed: tuple[int, ...], wanted: list[int] | None, first: int | None = None) -> tuple[int, ...]:

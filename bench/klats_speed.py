@@ -2,7 +2,7 @@
 """Klats under random bots: our engine (rulesets/klats.rules through cardrules.interpreter.selfplay)
 against the hand-written reference engine in ../shared/bench/klats_reference.py.
 
-    python bench/klats_speed.py [--games N] [--players P] [--seed S] [--full] [--reference PATH]
+    python bench/klats_speed.py [--games N] [--players P] [--seed S] [--full] [--workers N] [--reference PATH]
 
 prints the matches per second of both engines and the ratio ours/reference, measured one after the
 other in this one run. With --full it also plays 2000 matches (--full-games) for each of 2..6
@@ -50,14 +50,14 @@ def speed(model, path: Path, players: int, games: int, seed: int) -> None:
     print(f"  ours/reference  {ours.games_per_second / ref['games_per_second']:.3f}")
 
 
-def full(model, path: Path, games: int, seed: int) -> bool:
+def full(model, path: Path, games: int, seed: int, workers: int = 1) -> bool:
     """Both engines for 2..6 players; True when every figure agrees within 4 SE."""
     running = {p: reference(path, p, games, seed) for p in range(2, 7)}  # they run while ours does
     print(f"\nKlats, {games} matches per player count, seed {seed}: ours vs reference")
     print(f"{'P':>2} {'figure':<14} {'ours':>9} {'reference':>9} {'diff':>8} {'SE':>6} {'diff/SE':>8}")
     agree = True
     for p in range(2, 7):
-        ours = run(compile_ruleset(model, p, None), games, seed)
+        ours = run(compile_ruleset(model, p, None), games, seed, workers=workers)
         ref = result(running[p])
         for name, ref_name in FIGURES:
             mean, sd = getattr(ours, f"mean_{name}"), getattr(ours, f"sd_{name}")
@@ -77,13 +77,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--full", action="store_true", help="also compare the statistics for 2..6 players")
     ap.add_argument("--full-games", type=int, default=2000)
+    ap.add_argument("--workers", type=int, default=1,
+                    help="processes for ours in --full (the same figures whatever the number; the speed run uses one)")
     ap.add_argument("--reference", type=Path, default=REFERENCE)
     a = ap.parse_args()
     if not a.reference.is_file():
         sys.exit(f"no reference engine at {a.reference}; give its path with --reference")
     model = load(str(KLATS)).model
     speed(model, a.reference, a.players, a.games, a.seed)
-    if a.full and not full(model, a.reference, a.full_games, a.seed):
+    if a.full and not full(model, a.reference, a.full_games, a.seed, a.workers):
         sys.exit(1)
 
 

@@ -8,12 +8,11 @@ import os
 import typer
 from rich.console import Console
 
-from ..interpreter import gamelog
-from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
 from typing import Annotated, Optional
 
+from ..interpreter import gamelog
+from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
 from ..interpreter.diagnostics import RulesError, render_all
-from ..interpreter.house import apply_house, read_house
 from ..interpreter.load import Loaded, load, resolve, split_selection
 from ..interpreter.options import SelectionError
 from ..interpreter.seats import Seat, SeatError, parse_seats
@@ -64,14 +63,22 @@ def load_or_exit(path: str, edition: str | None = None, variants: list[str] | No
     except RulesError as e:
         err.print(e.render(), markup=False)
         raise typer.Exit(EXIT_FINDINGS) from None
-    if show_warnings and loaded.warnings:
-        err.print(render_all(list(loaded.warnings), loaded.text), markup=False)
+    if show_warnings:
+        print_warnings(loaded)
     return loaded
+
+
+def print_warnings(loaded: Loaded) -> None:
+    """The warnings of a loaded ruleset, located, on stderr."""
+    if loaded.warnings:
+        err.print(render_all(list(loaded.warnings), loaded.text), markup=False)
 
 
 def _with_house(path: str, house_file: str, edition: str | None, variants: list[str]) -> Loaded:
     """The ruleset with the house rules applied; they must be for this ruleset, and they name
     its edition and variants themselves."""
+    from ..interpreter.house import apply_house, read_house  # YAML and its schema: only when asked for
+
     house = read_house(house_file)
     given = resolve(path)  # the same file, or a copy of it (a shipped ruleset and the one in a checkout)
     if given.resolve() != house.ruleset.resolve() and (not given.is_file()

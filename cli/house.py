@@ -13,7 +13,8 @@ from rich.text import Text
 from ..interpreter import house as houses
 from ..interpreter.diagnostics import RulesError
 from .common import EXIT_FINDINGS, err, fail, out
-from .logs import writable_or_exit
+from ..interpreter.load import resolve
+from .logs import writable_or_exit, write_or_exit
 
 app = typer.Typer(help="House rules: check a house-rules YAML file, or print the schema for a ruleset.",
                   no_args_is_help=True)
@@ -50,6 +51,8 @@ def schema(
     """Print the house-rules schema for one ruleset: its params (with their ranges), cards,
     clauses, editions and variants as enums. Point an editor at it with a first line
     `# yaml-language-server: $schema=PATH` in the house file."""
+    if output is not None:
+        writable_or_exit(output, "--output", [resolve(ruleset)])
     try:
         text = json.dumps(houses.ruleset_schema(ruleset), ensure_ascii=False, indent=2) + "\n"
     except RulesError as e:
@@ -59,6 +62,5 @@ def schema(
     if output is None:
         typer.echo(text, nl=False)
         return
-    writable_or_exit(output, "--output")
-    output.write_text(text, encoding="utf-8")
+    write_or_exit(output, text)
     err.print(f"wrote {output}", markup=False)

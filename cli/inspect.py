@@ -12,8 +12,9 @@ from rich.text import Text
 
 from ..interpreter import export as exporting
 from ..interpreter.diagnostics import Diagnostic, RulesError, render_all
-from ..interpreter.load import load_all, read, split_selection
-from .common import Edition, House, Variants, err, fail, load_or_exit, out
+from ..interpreter.load import Loaded, load_all, read, resolve, split_selection
+from .common import Edition, House, Variants, err, fail, load_or_exit, out, print_warnings
+from .logs import not_an_input_or_exit, write_or_exit
 
 RULESET_HELP = "A .rules file, or the name of a ruleset shipped with cardrules."
 
@@ -29,12 +30,15 @@ def check(
     """Check a ruleset. Errors and warnings go to stderr with file:line:col; a ruleset that
     checks gets a summary: players, the deal for each player count, zones, params, provenance.
     A file with editions and variants is checked in every legal selection, unless one is given."""
-    selections = None
     spec = split_selection(file)
-    if edition is None and not variant and house is None and spec == split_selection(spec.path):
-        selections = _every_selection(file)
-    loaded = load_or_exit(file, edition, variant, house)
-    report = exporting.summary(loaded.model)
+    every = edition is None and not variant and house is None and spec == split_selection(spec.path)
+    checked = _every_selection(file) if every else None
+    if checked is None:
+        loaded, dealt, selections = load_or_exit(file, edition, variant, house), None, None
+    else:
+        loaded, dealt, selections = checked
+        print_warnings(loaded)
+    report = exporting.summary(loaded.model, dealt)
     if selections is not None and len(selections) > 1:
         report["selections"] = selections
     if as_json:
@@ -53,9 +57,12 @@ def check(
                    "fix them, or drop --strict")
 
 
-def _every_selection(file: str) -> list[dict] | None:
-    """Check the file in each legal selection of edition and variants; print each error once,
-    with the selections it shows in, and exit 1 on any. The figures of each, for the summary."""
+def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict]] | None:
+    """Check the file in each legal selection of edition and variants, parsing it once; print
+    each error once, with the selections it shows in, and exit 1 on any. Else the first
+    selection (the one `load` gives when none is named: the first edition, no variant), its
+    deals, and the figures of each selection for the summary; None when the file does not read
+    or parse (`load_or_exit` then says why)."""
     try:
         text, name = read(file)
         results = load_all(text, name)
@@ -73,15 +80,16 @@ def _every_selection(file: str) -> list[dict] | None:
         bad = sum(isinstance(r, RulesError) for _, r in results)
         raise fail(f"{bad} of the {len(results)} legal selections of edition and variants do not check",
                    "each error says in which selections it shows; --edition and --variant check one")
-    unplayable = [(selection, deal) for selection, r in results for deal in exporting.summary(r.model)["deals"]
+    dealt = [exporting.deals(r.model) for _, r in results]
+    unplayable = [(selection, deal) for (selection, _), deals in zip(results, dealt) for deal in deals
                   if "problem" in deal]
     for selection, deal in unplayable:
         err.print(f"error: {name}{selection}: with {deal['players']} players: {deal['problem']}", markup=False)
     if unplayable:
         raise fail("setup cannot run for every player count a selection allows",
                    "narrow its `players`, or deal counts that fit its deck")
-    return [{"selection": selection, "players": list(r.model.counts), "warnings": len(r.warnings)}
-            for selection, r in results]
+    return results[0][1], dealt[0], [{"selection": selection, "players": list(r.model.counts),
+                                      "warnings": len(r.warnings)} for selection, r in results]
 
 
 def export(
@@ -94,17 +102,15 @@ def export(
 ) -> None:
     """Export a checked ruleset as JSON: every clause with its provenance, every expression as
     text, type and tree. schemas/ruleset.schema.json describes it."""
+    if output is not None:
+        spec = split_selection(file)
+        not_an_input_or_exit(output, "--output", [resolve(spec.path), house or spec.house])
     loaded = load_or_exit(file, edition, variant, house)
     text = _json(exporting.export(loaded.model))
     if output is None:
         typer.echo(text, nl=False)
         return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except IsADirectoryError:
-        raise fail(f"cannot write {output}: it is a directory", "give a file name, e.g. -o ruleset.json") from None
-    except OSError as e:
-        raise fail(f"cannot write {output}: {e.strerror or e}", "check that its folder exists and is writable") from None
+    write_or_exit(output, text)
     err.print(f"wrote {output}", markup=False)
 
 

@@ -2,23 +2,47 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Iterable, Optional
 
 import typer
 
-from ..interpreter import gamelog, redact as redacting
+from ..interpreter import gamelog, outputs, redact as redacting
 from .common import EXIT_USAGE, compile_log_ruleset, fail, out
 
 app = typer.Typer(help="Work with game logs: redact one for a seat.", no_args_is_help=True)
 
-LOG_HINT = "a game log is the JSON file `cardrules play --log` writes, or a line of `cardrules selfplay --log`"
+LOG_HINT = "a game log is the journal `cardrules play --log` writes, or a line of `cardrules selfplay --log` (docs/logs.md)"
 
 
-def writable_or_exit(path: Path, option: str) -> None:
-    """Refuse, before any work, an output path that cannot be a file."""
+def writable_or_exit(path: Path, option: str, inputs: Iterable[str | Path | None] = ()) -> None:
+    """Refuse, before any work, an output path that cannot be a regular file, or that is one of
+    the command's `inputs` (also through a link): usage errors."""
     if path.is_dir() or not path.parent.is_dir():
         raise fail(f"{option}: '{path}' is a folder" if path.is_dir() else f"{option}: no folder '{path.parent}'",
                    "give a file in an existing folder", EXIT_USAGE)
+    if path.exists() and not path.is_file():  # a FIFO or a device would block or swallow the file
+        raise fail(f"{option}: '{path}' is not a regular file", "give a file in an existing folder", EXIT_USAGE)
+    not_an_input_or_exit(path, option, inputs)
+
+
+def not_an_input_or_exit(path: Path, option: str, inputs: Iterable[str | Path | None]) -> None:
+    """Refuse an output that is one of the command's `inputs`, also through a link: a usage error."""
+    try:
+        outputs.refuse_inputs(path, inputs, option)
+    except outputs.WriteRefused as e:
+        raise fail(e.message, e.hint, EXIT_USAGE) from None
+
+
+def write_or_exit(path: Path, text: str) -> None:
+    """Write `text` as the whole file `path`, which appears only once complete."""
+    try:
+        outputs.write_whole(path, text)
+    except outputs.WriteRefused as e:
+        raise fail(e.message, e.hint) from None
+    except IsADirectoryError:
+        raise fail(f"cannot write '{path}': it is a directory", "give a file name") from None
+    except OSError as e:
+        raise fail(f"cannot write '{path}': {e.strerror or e}", "check that its folder exists and is writable") from None
 
 
 def read_or_exit(log_file: str, game: int) -> gamelog.GameLog:
@@ -45,7 +69,7 @@ def redact(
     result. No seed, no face of a card hidden from the seat; a card moved between two zones both
     hidden from it reads "?"."""
     if output is not None:
-        writable_or_exit(output, "--output")
+        writable_or_exit(output, "--output", [log_file])
     log = read_or_exit(log_file, game)
     if not 0 <= seat < log.players:
         raise fail(f"--seat {seat}: the match in {log_file} has seats 0 to {log.players - 1}",
@@ -60,8 +84,5 @@ def redact(
     if output is None:
         typer.echo(text, nl=False)
         return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise fail(f"cannot write '{output}': {e.strerror or e}") from None
+    write_or_exit(output, text)
     out.print(f"the log of seat {seat} ({len(seat_log.moves)} moves) written to {output}", markup=False)

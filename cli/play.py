@@ -1,12 +1,15 @@
-"""`cardrules play`: a match at the terminal, people and bots at the seats; `cardrules replay`:
-a game log played again, move by move.
+"""`cardrules play`: a match at the terminal, people and bots at the seats; `cardrules resume`: a
+stopped game's journal played on; `cardrules replay`: a game log played again, move by move.
 
 At a terminal the prompt has completion and history (prompt_toolkit); from a pipe, lines are
 read plainly and echoed after the prompt, so the output reads as the session it was.
+A bot's choice depends on the seed, its seat and the number of moves before it alone, so a
+resumed game goes on as the game would have, and an undone move is chosen again the same way.
 """
 from __future__ import annotations
 
 import random
+import signal
 import sys
 from collections import Counter
 from pathlib import Path
@@ -18,24 +21,25 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter import gamelog
+from ..interpreter import gamelog, outputs
 from ..interpreter.bots import Table as Seating, make_bot
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
-from ..interpreter.compile import Compiled
 from ..interpreter.engine import EngineError, Game, RoundResult
 from ..interpreter.ismcts import search
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
+from ..interpreter.progress import endless_round, round_bound
 from ..interpreter.redact import as_seen
-from ..interpreter.seats import HUMAN, Seat
+from ..interpreter.seats import HUMAN, KINDS, SeatError, parse_seat
 from ..interpreter.worlds import Memory
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
                      load_or_exit, out,
                      parse_params, seats_or_exit)
+from .logs import read_or_exit, writable_or_exit
 from .render import moves_of, plural, view_of
 
-COMMANDS = ("help", "moves", "view", "hint", "why ", "card ", "quit")
+COMMANDS = ("help", "moves", "view", "hint", "why ", "card ", "undo", "quit")
 HINT_SECONDS = 0.9  # the search behind `hint`: about a second
 HINTS = 3  # moves shown
 HELP_TEXT = f"""\
@@ -46,15 +50,26 @@ piles read bottom to top, the top card last.
   hint       what the ismcts bot would play here: its top moves, how often it tried
              each and how often that won, from what your seat knows
   why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)
-  card NAME  what a card does, and which rules say so; `card` alone lists the kinds"""
+  card NAME  what a card does, and which rules say so; `card` alone lists the kinds
+  undo       take back your last move and the bots' moves after it"""
 
 
 class Quit(Exception):
-    """The person at the keyboard stopped the game; `why` says how."""
+    """The person at the keyboard stopped the game, or a signal did; `why` says how, `code` is
+    the exit code."""
 
-    def __init__(self, why: str):
+    def __init__(self, why: str, code: int = 0):
         super().__init__(why)
-        self.why = why
+        self.why, self.code = why, code
+
+
+UNDO = object()  # what `_ask` returns for the `undo` command
+
+
+def _stop_on(signum: int, frame) -> None:
+    """SIGTERM or SIGHUP (a closed terminal): stop the game as `quit` does; the journal holds
+    every move already."""
+    raise Quit(signal.Signals(signum).name, 128 + signum)
 
 
 # ------------------------------------------------------------------ reading lines
@@ -91,41 +106,84 @@ class _Terminal:
 
 
 class Session:
-    """One match: asks the people, lets the bots choose, prints what happens, keeps the moves."""
+    """One match: asks the people, lets the bots choose, prints what happens, keeps the moves and
+    appends each to the journal, if there is one, as it is made."""
 
-    def __init__(self, game: Game, seats: list[Seat], reader):
-        self.game, self.reader = game, reader
-        self.kinds = [str(seat) for seat in seats]
-        self.bots = [make_bot(seat, random.Random(f"{game.seed}:{s}")) if seat.is_bot else None
-                     for s, seat in enumerate(seats)]
-        people = tuple(s for s, seat in enumerate(seats) if not seat.is_bot)
-        self.table = Seating(game, self.bots, watch=people)  # a person's seat is watched for `hint`
-        self.moves: list[str] = []
-        self.rounds_shown = 0
-        self.hot_seat = len(people) > 1
+    def __init__(self, game: Game, kinds: list[str], reader, journal: outputs.Journal | None = None,
+                 movers: list[int] | None = None, moves: list[str] | None = None):
+        """`moves` (and the seats that made them, `movers`) are those `game` has had already: a
+        resumed game's."""
+        self.game, self.kinds, self.reader, self.journal = game, kinds, reader, journal
+        self.moves: list[str] = list(moves or ())
+        self.movers: list[int] = list(movers or ())
+        # a resumed game shows the rounds to come; one that is over already, its last round and winners
+        self.rounds_shown = len(game.state.results) - game.over if self.moves else 0
+        self.round_bound = round_bound(game)
+        self.table = self._seat_table()
+        self.hot_seat = kinds.count(HUMAN) > 1
         # whose eyes the table is printed for: the one person, else anyone (public zones only)
-        self.viewer = people[0] if len(people) == 1 else -1
+        self.viewer = kinds.index(HUMAN) if kinds.count(HUMAN) == 1 else -1
+
+    def _seat_table(self) -> Seating:
+        """The match played again from the deal into a table that keeps, for every seat, the moves
+        as that seat saw them: what a bot of that seat (or `hint`) may know. It becomes the game."""
+        game = Game(self.game.c, self.game.seed)
+        table = Seating(game, [None] * game.n, watch=tuple(range(game.n)))
+        for text in self.moves:
+            table.play(game.action_of(parse_move(text, game.open_plays())))
+        self.game = game
+        return table
 
     def run(self) -> None:
         """Play to the end of the match; raise `Quit` if a person stops it."""
-        game = self.game
         self._report_rounds()
-        while not game.over:
+        while not self.game.over:
+            game = self.game
             seat = game.to_move
-            if self.bots[seat] is None:
+            if self.kinds[seat] == HUMAN:
                 action = self._ask(seat)
+                if action is UNDO:
+                    self._undo()
+                    continue
             else:
-                action = self.table.choose()
+                action = self.table.choose(bot_for(self.kinds[seat], game.seed, seat, len(self.moves)))
             move = game.move_of(action)
             self.table.play(action)
             self.moves.append(str(move))
+            self.movers.append(seat)
+            if self.journal is not None:
+                self.journal.append(gamelog.move_line(seat, str(move)))
+            if game.state.round_plays > self.round_bound:
+                raise EngineError(*endless_round(game))
             shown = move if seat == self.viewer else as_seen(move, seat, self.viewer, game.c.model)
             out.print(f"seat {seat} ({self.kinds[seat]}): {shown}", markup=False,
-                      style="" if self.bots[seat] is None else "dim")
+                      style="dim" if self.kinds[seat] != HUMAN else "")
             self._report_rounds()
+        if self.journal is not None:
+            self.journal.append(gamelog.result_line(gamelog.result_of(self.game)))
+
+    def _undo(self) -> None:
+        """Take back the last move a person made and the bots' moves after it: the match is
+        played again from its seed up to the move before."""
+        last = max((k for k, seat in enumerate(self.movers) if self.kinds[seat] == HUMAN), default=None)
+        if last is None:
+            err.print("nothing to undo: no person has moved yet", markup=False)
+            return
+        count = len(self.moves) - last
+        taken = self.moves[last:]
+        del self.moves[last:], self.movers[last:]
+        self.table = self._seat_table()
+        game = self.game
+        if self.journal is not None:
+            self.journal.append(gamelog.undo_line(count))
+        self.rounds_shown = len(game.state.results)
+        out.print(f"took back {plural(count, 'move')}: {', '.join(taken)}", markup=False)
 
     def _ask(self, seat: int) -> tuple:
-        """A person's decision: commands are answered until a legal move is given."""
+        """A person's decision: commands are answered until a legal move is given. The journal is
+        synced first: while a person thinks, every move so far is on the disk."""
+        if self.journal is not None:
+            self.journal.sync()
         game = self.game
         if self.hot_seat:
             out.rule(f"seat {seat}: your turn", style="bold")
@@ -142,6 +200,8 @@ class Session:
             command, _, rest = line.partition(" ")
             if command in ("quit", "exit"):
                 raise Quit("quit")
+            if command == "undo":
+                return UNDO
             if command in ("help", "?"):
                 out.print(HELP_TEXT, markup=False, soft_wrap=False)
             elif command == "moves":
@@ -190,16 +250,14 @@ class Session:
     def _hint(self, seat: int) -> None:
         """The ismcts search of the seat's position, from what the seat knows: its top moves."""
         seen = self.table.seat_view(seat)
-        sampler = Memory().sampler(seen)
-        edges = search(sampler, seat, seen.actions(), random.Random(), seconds=HINT_SECONDS)
+        edges = search(Memory().sampler(seen), seat, seen.actions(), random.Random(), seconds=HINT_SECONDS)
         if not edges:
             out.print("no hint: the search found no move to try", markup=False)
             return
-        tried = sum(e.visits for e in edges)
-        out.print(f"hint ({tried} searches from what seat {seat} knows):", markup=False)
+        out.print(f"hint ({sum(e.visits for e in edges)} searches from what seat {seat} knows):", markup=False)
         for rank, e in enumerate(edges[:HINTS], 1):
-            out.print(f"  {rank}. {self.game.move_of(e.action)}  tried {e.visits} times, "
-                      f"won {e.win_rate:.0%}", markup=False)
+            out.print(f"  {rank}. {self.game.move_of(e.action)}  tried {e.visits} times, won {e.win_rate:.0%}",
+                      markup=False)
 
     def _card(self, name: str) -> None:
         if not name:
@@ -319,6 +377,12 @@ def print_winners(game: Game, kinds: list[str]) -> None:
 # ------------------------------------------------------------------ commands
 
 
+def bot_for(kind: str, seed: int, seat: int, number: int):
+    """The bot that makes the match's decision `number` (from 0) at `seat`, seeded from these
+    alone: a resumed game, or one replayed from its journal, chooses as the first run did."""
+    return make_bot(parse_seat(kind), random.Random(f"{seed}:{seat}:{number}"))
+
+
 def play(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A .rules file, or the name of a shipped ruleset.",
                                         show_default=False)],
@@ -333,60 +397,141 @@ def play(
     param: Annotated[Optional[list[str]], typer.Option(
         metavar="NAME=V", help="Set a ruleset param: NAME=VALUE (repeatable).")] = None,
     log: Annotated[Optional[Path], typer.Option(
-        metavar="FILE", help="Write the game log to this file at the end.")] = None,
+        metavar="FILE", help="Keep the game's journal in this file, a line a move as it is made: "
+                             "`cardrules replay FILE` plays it again, `cardrules resume FILE` goes on with "
+                             "a game that was stopped.")] = None,
     edition: Edition = None,
     variant: Variants = None,
     house: House = None,
     lang: Lang = None,
 ) -> None:
     """Play a match at the terminal against bots or friends (hot-seat)."""
-    kinds = seats_or_exit(seats, players)
-    if log is not None and (log.is_dir() or not log.parent.is_dir()):
-        raise fail(f"--log: '{log}' is a folder" if log.is_dir() else f"--log: no folder '{log.parent}'",
-                   "give a file in an existing folder", EXIT_USAGE)
+    seated = seats_or_exit(seats, players)
+    kinds = None if seated is None else [str(seat) for seat in seated]
+    spec = split_selection(file)
+    if log is not None:
+        writable_or_exit(log, "--log", [resolve(spec.path), house or spec.house])
     loaded = load_or_exit(file, edition, variant, house)
     compiled = compile_or_exit(loaded, players if kinds is None else len(kinds), parse_params(param), lang)
-    kinds = kinds or [Seat(HUMAN)] + [Seat("random")] * (compiled.players - 1)
+    kinds = kinds or [HUMAN] + ["random"] * (compiled.players - 1)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    humans = any(not kind.is_bot for kind in kinds)
-    out.print(f"{loaded.model.title}{loaded.model.selection}: {compiled.players} players "
-              f"({', '.join(map(str, kinds))}), seed {seed}; "
-              f"play it again with --seed {seed}" + (". Type help for help." if humans else ""),
-              markup=False, soft_wrap=False)
     try:
         game = Game(compiled, seed)
     except EngineError as e:
-        raise fail(f"the match cannot start: {e}", "the ruleset's round end conditions never hold") from None
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    session = Session(game, kinds, _Terminal() if interactive else _Pipe())
+        raise fail(f"the match cannot start: {e}", e.hint) from None
+    journal = None
+    if log is not None:
+        head = gamelog.GameLog(spec.path + compiled.model.selection, gamelog.sha256_of(resolve(spec.path)),
+                               compiled.players, dict(compiled.params), seed, tuple(kinds), ())
+        journal = _open_journal(log)
+        _not_over_a_game_in_play(log, journal)
+        journal.cut(0)
+        journal.append(gamelog.journal_header(head))
+    out.print(f"{loaded.model.title}{loaded.model.selection}: {compiled.players} players ({', '.join(kinds)}), seed {seed}; "
+              f"play it again with --seed {seed}" + (". Type help for help." if HUMAN in kinds else ""),
+              markup=False, soft_wrap=False)
+    _run(Session(game, kinds, _reader(), journal))
+
+
+def resume(
+    log_file: Annotated[str, typer.Argument(metavar="LOG", help="The journal of a stopped game (`play --log LOG`).",
+                                            show_default=False)],
+) -> None:
+    """Go on with a game that was stopped (quit, closed, killed) from its journal: the same seats
+    and seed, the bots choosing as they would have; the new moves are added to the journal."""
+    log = read_or_exit(log_file, 1)
+    if not log.journal:
+        raise fail(f"{log_file} is a finished file of logs (format {gamelog.FORMAT}), not a game's journal",
+                   "`cardrules play --log FILE` keeps a journal that resume goes on with; this one can be replayed")
+    path = Path(log_file)
+    journal = _open_journal(path, create=False)
+    try:
+        log = read_or_exit(log_file, 1)  # again, under the lock: as it is now
+        for kind in log.seats:
+            try:
+                parse_seat(kind)
+            except SeatError as e:
+                raise fail(f"{log_file}: a seat is played by '{kind}', which this cardrules does not know: "
+                           f"{e.message}", f"the kinds it knows: {', '.join(KINDS)}") from None
+        compiled = compile_log_ruleset(log, log_file)
+        movers: list[int] = []
+        try:
+            game = gamelog.replay(log, compiled, on_move=lambda number, seat, text, game: movers.append(seat),
+                                  check_result=False)
+        except gamelog.ReplayError as e:
+            raise fail(f"{log_file}: {e}", "the log was written with another ruleset or edited by hand") from None
+        for note in log.notes:
+            err.print(f"note: {note}", markup=False)
+        if log.result is not None:
+            raise fail(f"{log_file}: the match is over; there is nothing to resume",
+                       f"`cardrules replay {log_file}` shows it")
+        data = path.read_bytes()
+        journal.cut(data.rfind(b"\n") + 1)  # a torn last line goes
+    except BaseException:
+        journal.close()
+        raise
+    kinds = list(log.seats)
+    out.print(f"{compiled.model.title}{compiled.model.selection}: {log.players} players ({', '.join(kinds)}), "
+              f"seed {log.seed}: resumed after {plural(len(log.moves), 'move')}"
+              + (". Type help for help." if HUMAN in kinds else ""), markup=False, soft_wrap=False)
+    _run(Session(game, kinds, _reader(), journal, movers, list(log.moves)))
+
+
+def _reader():
+    return _Terminal() if sys.stdin.isatty() and sys.stdout.isatty() else _Pipe()
+
+
+def _not_over_a_game_in_play(path: Path, journal: outputs.Journal) -> None:
+    """Refuse to start a new journal over the journal of an unfinished game: it would be lost."""
+    try:
+        previous = gamelog.read(path)
+    except gamelog.LogError:
+        return
+    if previous.journal and previous.result is None and previous.moves:
+        journal.close()
+        raise fail(f"--log {path} holds a game that is not finished ({plural(len(previous.moves), 'move')})",
+                   f"`cardrules resume {path}` goes on with it; for a new game give another file, or delete it",
+                   EXIT_USAGE)
+
+
+def _open_journal(path: Path, create: bool = True) -> outputs.Journal:
+    try:
+        return outputs.Journal(path, create)
+    except outputs.WriteRefused as e:
+        raise fail(e.message, e.hint) from None
+    except OSError as e:
+        raise fail(f"cannot write the log '{path}': {e.strerror or e}") from None
+
+
+def _run(session: Session) -> None:
+    """Play the session's match until it ends or is stopped; SIGTERM and SIGHUP stop it as `quit`
+    does. The journal, if any, is closed (and its lock let go) whatever happens."""
+    stops = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+    before = {s: signal.signal(s, _stop_on) for s in stops}
     code = 0
     try:
         session.run()
     except Quit as q:
         out.print(f"game stopped ({q.why}) after {plural(len(session.moves), 'move')}", markup=False)
+        code = q.code
     except KeyboardInterrupt:
         out.print(f"\ngame stopped (interrupted) after {plural(len(session.moves), 'move')}", markup=False)
         code = 130
     except EngineError as e:
         err.print(f"error: the ruleset cannot go on: {e}", markup=False)
+        if e.hint:
+            err.print(f"  hint: {e.hint}", markup=False)
         code = EXIT_FINDINGS
     finally:  # also when the output pipe closes (rich exits then)
-        if log is not None:
-            _write_log(log, file, compiled, seed, session.kinds, session)
+        for s, handler in before.items():
+            signal.signal(s, handler)
+        if session.journal is not None:
+            session.journal.close()
+            path = session.journal.path
+            out.print(f"log written to {path}" if session.game.over else
+                      f"the game's journal is {path}: `cardrules resume {path}` goes on with it", markup=False)
     raise typer.Exit(code)
-
-
-def _write_log(path: Path, file: str, compiled: Compiled, seed: int, kinds: list[str], session: Session) -> None:
-    file = split_selection(file).path
-    record = gamelog.GameLog(file + compiled.model.selection, gamelog.sha256_of(resolve(file)), compiled.players,
-                             dict(compiled.params), seed,
-                             tuple(kinds), tuple(session.moves), gamelog.result_of(session.game))
-    try:
-        gamelog.write(record, path)
-    except OSError as e:
-        raise fail(f"cannot write the log '{path}': {e.strerror or e}") from None
-    out.print(f"log written to {path}", markup=False)
 
 
 def replay(
@@ -398,12 +543,9 @@ def replay(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every move.")] = False,
 ) -> None:
     """Play a game log again and check that it gives the result it records."""
-    try:
-        log = gamelog.read(log_file, game)
-    except gamelog.NoSuchGame as e:
-        raise fail(str(e), "count the lines of the file: one match a line", EXIT_USAGE) from None
-    except gamelog.LogError as e:
-        raise fail(str(e), "a game log is the JSON file `cardrules play --log FILE` writes") from None
+    log = read_or_exit(log_file, game)
+    for note in log.notes:
+        err.print(f"note: {note}", markup=False)
     compiled = compile_log_ruleset(log, log_file)
     rounds_shown = 0
 
@@ -427,5 +569,5 @@ def replay(
         print_winners(game, list(log.seats))
         out.print("the result matches the log", markup=False)
     else:
-        out.print(f"the match is unfinished, as logged: round {game.state.round + 1}, seat {game.to_move} to move",
-                  markup=False)
+        out.print(f"the match is unfinished, as logged: round {game.state.round + 1}, seat {game.to_move} to move"
+                  + (f"; `cardrules resume {log_file}` goes on with it" if log.journal else ""), markup=False)

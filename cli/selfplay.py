@@ -2,8 +2,12 @@
 table or as JSON."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import os
+import threading
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -12,17 +16,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter import gamelog, invariants, selfplay as selfplaying
+from ..interpreter import gamelog, invariants, outputs, selfplay as selfplaying
 from ..interpreter.compile import Compiled
-from ..interpreter.engine import EngineError, Game
+from ..interpreter.distributed import RayError
+from ..interpreter.engine import EngineError
 from ..interpreter.load import resolve, split_selection
-from ..interpreter.seats import Seat
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out,
                      parse_params, seats_or_exit)
 from .logs import writable_or_exit
 
 BAR_FROM = 200  # fewer games than this end too soon for a progress bar to help
 SHOWN_FAILURES = 20  # invariant failures listed on stderr; --json lists them all
+MAX_GAMES = 1_000_000  # a run longer than this is better split: each run reports as it ends
 
 
 def selfplay(
@@ -41,11 +46,20 @@ def selfplay(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object, nothing else.")] = False,
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="Write the log of every match to FILE, one a line (JSON Lines); "
-                                      "`cardrules replay FILE --game K` replays match K.", show_default=False)] = None,
+                                      "`cardrules replay FILE --game K` replays match K. The file appears once the run is "
+                                      "over (Ctrl-C: with the matches finished).", show_default=False)] = None,
     check_invariants: Annotated[bool, typer.Option(
         "--check-invariants", help="Check the engine's invariants after every action (much slower): every card "
                                    "in one place, views hide what they must, moves distinct and readable, every "
                                    "match ends. Failures are listed and exit 1.")] = False,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", "-w", help="Processes that play the matches (default: one per core). The figures, logs and "
+                                "failures are the same whatever the number.", show_default=False)] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="ADDRESS",
+        help="Play on a Ray cluster: ADDRESS is host:port, auto (the cluster this machine belongs to) or local (a Ray "
+             "started here for the run). Needs pip install 'cardrules\\[ray]'; the figures are the same.",
+        show_default=False)] = None,
     edition: Edition = None,
     variant: Variants = None,
     house: House = None,
@@ -53,32 +67,48 @@ def selfplay(
     """Play GAMES whole matches between bots (random by default: each uniform among its distinct
     legal moves) and report rounds, moves (plays, not passes) and winning totals per match (mean
     and sample sd), wins by seat (tied winners each count a win) and how the rounds ended."""
-    if games < 1:
-        raise fail(f"--games must be at least 1, not {games}", "e.g. --games 100", EXIT_USAGE)
+    if not 1 <= games <= MAX_GAMES:
+        raise fail(f"--games must be from 1 to {MAX_GAMES:,}, not {games:,}", "e.g. --games 100; for more, "
+                   "run several times with other seeds", EXIT_USAGE)
+    if workers is not None and workers < 1:
+        raise fail(f"--workers must be at least 1, not {workers}", "e.g. --workers 2", EXIT_USAGE)
     kinds = seats_or_exit(seats, players, bots_only=True)
     players = len(kinds) if kinds else players
     if players is None:
         raise fail("give --players N or --seats KIND,...", "e.g. --players 3, or --seats ismcts,random,random",
                    EXIT_USAGE)
+    spec = split_selection(file)
     if log is not None:
-        writable_or_exit(log, "--log")
+        writable_or_exit(log, "--log", [resolve(spec.path), house or spec.house])
     loaded = load_or_exit(file, edition, variant, house)
     compiled = compile_or_exit(loaded, players, parse_params(param))
-    kinds = kinds or (Seat("random"),) * compiled.players
-    record = None if log is None else _logger(log, file, compiled, kinds)
     checker = invariants.Checker() if check_invariants else None
-    try:
-        if as_json or games < BAR_FROM or not err.is_terminal:
-            stats = selfplaying.run(compiled, games, seed, record=record, invariants=checker, seats=kinds)
-        else:
-            with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                          console=err, transient=True) as bar:
-                task = bar.add_task("", total=games)
-                stats = selfplaying.run(compiled, games, seed, lambda done: bar.update(task, completed=done),
-                                         record=record, invariants=checker, seats=kinds)
-    except EngineError as e:
-        raise fail(f"{loaded.model.file}: {e}",
-                   "every round needs an `end round` condition that the play can reach") from None
+    named = None if kinds is None else tuple(map(str, kinds))
+    who = {"workers": workers or os.cpu_count() or 1, "ray": ray, "seats": named}
+    tally = selfplaying.Tally(compiled, named)
+    start = time.perf_counter()
+    stopped = None  # the EngineError that ended the run: the matches finished before it are reported and logged
+    with contextlib.suppress(EngineError), contextlib.ExitStack() as stack:
+        logger = None if log is None else _Logger(stack.enter_context(_whole_file(log)), spec.path, compiled, tally.seats)
+        try:
+            interrupted = _run(compiled, games, seed, logger and logger.record, checker, tally, who,
+                               bar=not as_json and games >= BAR_FROM)
+        except RayError as e:
+            raise fail(str(e), "or play without --ray") from None
+        except EngineError as e:
+            stopped = e
+            if not tally.games:
+                raise  # no log to keep: the file is not written
+        if logger is not None:
+            logger.keep(tally.games)
+    if stopped is not None:
+        kept = f" (the logs of the {tally.games:,} matches finished before are in {log})" if log and tally.games else ""
+        raise fail(f"{loaded.model.file}: a match cannot go on: {stopped}{kept}", stopped.hint)
+    if interrupted:
+        err.print(f"interrupted: {tally.games:,} of {games:,} matches finished", markup=False)
+        if tally.games == 0:
+            raise typer.Exit(130)
+    stats = tally.stats(seed, time.perf_counter() - start)
     if as_json:
         figures = dataclasses.asdict(stats)
         if checker is not None:
@@ -89,11 +119,85 @@ def selfplay(
             out.print(table)
         out.print(f"{stats.games_per_second:.1f} matches/s ({stats.wall_seconds:.2f} s)", markup=False)
         if log is not None:
-            out.print(f"logs of the {games} matches written to {log}, one a line", markup=False)
+            out.print(f"logs of the {stats.games} matches written to {log}, one a line", markup=False)
         if checker is not None:
             _report(checker)
+    if interrupted:
+        raise typer.Exit(130)
     if checker is not None and checker.failures:
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _run(compiled: Compiled, games: int, seed: int, record, checker, tally: selfplaying.Tally, who: dict,
+         bar: bool) -> bool:
+    """Play the run into `tally`, showing progress once it takes more than a second; True when
+    Ctrl-C stopped it (the matches finished so far stay in the tally and the log)."""
+    try:
+        if bar and err.is_terminal:
+            with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                          console=err, transient=True) as shown:
+                task = shown.add_task("", total=games)
+                selfplaying.run(compiled, games, seed, lambda done: shown.update(task, completed=done),
+                                record=record, invariants=checker, tally=tally, **who)
+        else:
+            with _Ticker(tally, games):
+                selfplaying.run(compiled, games, seed, record=record, invariants=checker, tally=tally, **who)
+    except KeyboardInterrupt:
+        return True
+    return False
+
+
+class _Ticker(threading.Thread):
+    """Where a run is, on stderr, once it has taken more than a second: the matches done and, when
+    this process plays it, the round and plays of the one under way (a long single match shows it
+    is alive). A line that updates itself on a terminal, else a line every LINE_EVERY seconds."""
+
+    LINE_EVERY = 10.0
+
+    def __init__(self, tally: selfplaying.Tally, games: int):
+        super().__init__(daemon=True)
+        self.tally, self.games = tally, games
+        self.start_time = time.perf_counter()
+        self.done = threading.Event()
+
+    def __enter__(self) -> "_Ticker":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.done.set()
+        self.join()
+
+    def text(self) -> str:
+        game = selfplaying.playing
+        where = "" if game is None or game.over else (f"; match {self.tally.games + 1}: round "
+                                                      f"{game.state.round + 1}, {game.state.plays:,} plays")
+        return (f"self-play: {self.tally.games:,} of {self.games:,} matches{where} "
+                f"({time.perf_counter() - self.start_time:.0f} s)")
+
+    def run(self) -> None:
+        if self.done.wait(1.0):
+            return
+        if not err.is_terminal:
+            err.print(self.text(), markup=False)
+            while not self.done.wait(self.LINE_EVERY):
+                err.print(self.text(), markup=False)
+            return
+        with err.status(self.text()) as status:
+            while not self.done.wait(0.25):
+                status.update(self.text())
+
+
+@contextlib.contextmanager
+def _whole_file(path: Path):
+    """The log file, whole or not at all (see `outputs.whole_file`), or exit with why not."""
+    try:
+        with outputs.whole_file(path) as sink:
+            yield sink
+    except outputs.WriteRefused as e:
+        raise fail(e.message, e.hint) from None
+    except OSError as e:
+        raise fail(f"cannot write the log '{path}': {e.strerror or e}") from None
 
 
 def _report(checker: invariants.Checker) -> None:
@@ -109,25 +213,29 @@ def _report(checker: invariants.Checker) -> None:
         err.print(f"  ... and {len(checker.failures) - SHOWN_FAILURES} more (--json lists them all)", markup=False)
 
 
-def _logger(path: Path, file: str, compiled: Compiled, kinds: tuple[Seat, ...]):
-    """The `record` of `selfplaying.run` for `--log`: each match's log is appended to `path` as one
-    line when the match ends, so the file holds every finished match even if a later one fails."""
-    file = split_selection(file).path
-    head = (file + compiled.model.selection, gamelog.sha256_of(resolve(file)), compiled.players, dict(compiled.params))
-    seats = tuple(map(str, kinds))
+class _Logger:
+    """The `record` of `selfplaying.run` for `--log`: each match's log is written to `sink` as one
+    line, in match order; the file appears under its name once the run is over."""
 
-    def append(text: str, mode: str = "a") -> None:
-        try:
-            with path.open(mode, encoding="utf-8") as sink:
-                sink.write(text)
-        except OSError as e:
-            raise fail(f"cannot write the log '{path}': {e.strerror or e}") from None
+    def __init__(self, sink, file: str, compiled: Compiled, seats: tuple[str, ...]):
+        self.sink, self.written, self.last = sink, 0, 0
+        self.head = (file + compiled.model.selection, gamelog.sha256_of(resolve(file)), compiled.players,
+                     dict(compiled.params))
+        self.seats = seats
 
-    def record(game: Game, moves: list[str]) -> None:
-        append(gamelog.to_line(gamelog.GameLog(*head, game.seed, seats, tuple(moves), gamelog.result_of(game))))
+    def record(self, match: selfplaying.Match) -> None:
+        line = gamelog.to_line(gamelog.GameLog(*self.head, match.seed, self.seats, match.moves, match.result))
+        self.last = self.sink.tell()
+        self.sink.write(line)
+        self.written += 1
 
-    append("", "w")
-    return record
+    def keep(self, matches: int) -> None:
+        """Keep the logs of the first `matches` matches: a run interrupted after a match's log was
+        written and before it was counted has one log too many."""
+        if self.written > matches:
+            self.sink.seek(self.last)
+            self.sink.truncate()
+            self.written = matches
 
 
 def _tables(s: selfplaying.Stats, title: str) -> list[Table]:

@@ -27,6 +27,7 @@ from .engine import EngineError, Game, State, move_of
 from .ismcts import IsmctsBot
 from .notation import Move
 from .outcome import margin
+from .progress import endless_round, round_bound
 from .redact import as_seen
 from .seats import GREEDY_SAMPLES, Seat
 from .worlds import Memory, fork, public_flow
@@ -101,11 +102,11 @@ class Table:
         return SeatView(game.c, seat, game.view(seat), public_flow(game.state), legal, self.start.get(seat),
                         tuple(self.history.get(seat, ())))
 
-    def choose(self) -> tuple:
-        """The action of the bot whose seat is to move."""
+    def choose(self, bot=None) -> tuple:
+        """The action of the bot whose seat is to move (or of `bot`, playing that seat)."""
         game = self.game
         seat = game.to_move
-        bot = self.bots[seat]
+        bot = self.bots[seat] if bot is None else bot
         if getattr(bot, "observes", False):
             return bot.choose(self.seat_view(seat))
         self.choices.legal = game.actions()
@@ -172,19 +173,25 @@ class GreedyBot:
         return rng.choice([a for a, t in zip(actions, totals) if t == best])
 
 
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "ismcts": IsmctsBot}  # kind -> its class, made with (rng, ...)
+
+
 def make_bot(seat: Seat, rng: random.Random) -> Bot:
-    """The bot a seat kind names, drawing on `rng`."""
-    if seat.kind == "random":
-        return RandomBot(rng)
+    """The bot a seat kind names, with its settings, drawing on `rng`."""
+    if not seat.is_bot:
+        raise ValueError(f"'{seat}' is not a bot")
+    if seat.iterations is None and seat.seconds is None:
+        return BOTS[seat.kind](rng)
     if seat.kind == "greedy":
-        return GreedyBot(rng, seat.iterations or GREEDY_SAMPLES)
-    if seat.kind == "ismcts":
-        return IsmctsBot(rng, seat.iterations, seat.seconds)
-    raise ValueError(f"'{seat}' is not a bot")
+        return BOTS[seat.kind](rng, seat.iterations)
+    return BOTS[seat.kind](rng, seat.iterations, seat.seconds)
 
 
 def play_out(game: Game, bots: list) -> None:
-    """Let the bots play the match to its end (every seat must be a bot)."""
-    table = Table(game, bots)
-    while not game.state.over:
+    """Let the bots play the match to its end (every seat must be a bot); an `EngineError` when it
+    cannot end (see progress.py)."""
+    table, st, bound = Table(game, bots), game.state, round_bound(game)
+    while not st.over:
         table.play(table.choose())
+        if st.round_plays > bound:
+            raise EngineError(*endless_round(game))

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from .compile import (CARD, CHOSEN, ENV_SIZE, MATE, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE, TARGET,
                       TOTALS, ZONES, Compiled, CStep)
 from .notation import IllegalMoveError, Move, parse_move
+from .progress import idle_round, idle_state, stalled_match
 from .unparse import unparse
 
 MAX_ROUNDS = 10_000
@@ -27,7 +28,12 @@ PASS = (None, -1, -1, -1)  # the action of passing: in a response window, or at 
 
 
 class EngineError(Exception):
-    """A ruleset that cannot go on: a round that cannot end, a match that never ends."""
+    """A ruleset that cannot go on: a round that cannot end, a match that never ends. `hint`
+    says what to look at in the ruleset."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.hint = hint
 
 
 class PositionError(ValueError):
@@ -348,11 +354,13 @@ class Game:
         decision means the round can no longer end, whatever the rules say."""
         st, env, n = self.state, self.env, self.n
         budget = self._budget()
+        passes, seen = 0, None  # passes with no decision, and the state after the last whole cycle of them
         while not st.over:
             budget -= 1
             if budget < 0:
                 raise EngineError(f"round {st.round + 1} cannot end: the seats pass or skip every step and "
-                                  "no 'end round' condition holds")
+                                  "no 'end round' condition holds",
+                                  "every round needs an `end round` condition that the play can reach")
             window = st.window
             if window is not None:
                 seat, passes = window
@@ -392,6 +400,12 @@ class Game:
                     raise EngineError(f"seat {st.active} has no legal {names} and this step allows no pass: "
                                       f"write `play one of {names} or pass` if a seat with none passes")
                 self._pass_step()
+                passes += 1
+                if passes % n == 0:  # progress.py: a whole cycle of seats passed; the same state again repeats for ever
+                    now = idle_state(self)
+                    if now is not None and now == seen:
+                        raise EngineError(*idle_round(self))
+                    seen = now
                 continue
             else:
                 source = st.zones[step.source]
@@ -513,8 +527,13 @@ class Game:
         if self.c.until(env):
             st.over = True
             return
+        stalled = stalled_match(self)  # progress.py: the one place that judges a match stuck
+        if stalled is not None:
+            raise EngineError(*stalled)
         if st.round + 1 >= MAX_ROUNDS:
-            raise EngineError(f"the match has not ended after {MAX_ROUNDS:,} rounds: its 'until' never holds")
+            raise EngineError(f"the match has not ended after {MAX_ROUNDS:,} rounds: its 'until' never holds",
+                              f"check `until {unparse(self.c.model.match.until)}` against the totals, "
+                              f"now {list(st.totals)}")
         st.round += 1
         self._start_round()
 

@@ -8,6 +8,8 @@ schemas/ruleset.schema.json describes the export.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from . import model as m
 from .compile import ConfigError, compile_ruleset
 from .engine import Game
@@ -212,9 +214,10 @@ def _turn_step(step) -> dict:
 # ------------------------------------------------------------------ the summary of `check`
 
 
-def summary(model: m.Ruleset) -> dict:
-    """What `check` reports: the header, the deal for each player count, zones, params, names
-    of plays and round ends, how the clauses are backed by provenance, and which are not."""
+def summary(model: m.Ruleset, dealt: list[dict] | None = None) -> dict:
+    """What `check` reports: the header, the deal for each player count (`dealt`, when `deals`
+    has them already), zones, params, names of plays and round ends, how the clauses are backed
+    by provenance, and which are not."""
     counted = clauses(model)
     return {
         "file": model.file,
@@ -225,7 +228,7 @@ def summary(model: m.Ruleset) -> dict:
         "players": {"min": model.players[0], "max": model.players[1], "counts": list(model.counts)},
         "deck": model.deck_size,
         "stock": _stock(model),
-        "deals": [_deal(model, n) for n in model.counts],
+        "deals": deals(model) if dealt is None else dealt,
         "zones": [{"name": z.name, "scope": _scope(z), "visibility": z.visibility, "piles": z.piles}
                   for z in model.zones],
         "params": [{"name": p.name, "default": p.default, "min": p.low, "max": p.high} for p in model.params],
@@ -240,6 +243,14 @@ def _stock(model: m.Ruleset) -> str:
     """The zone setup shuffles the deck into (the last one, should there be several; the
     checker makes sure there is one)."""
     return next(s.zone for s in reversed(model.setup) if isinstance(s, m.Shuffle))
+
+
+def deals(model: m.Ruleset) -> list[dict]:
+    """The deal for each player count the model allows (see `_deal`). Each count is compiled
+    once, without the plays, turn, window and final round: a deal never reads them, and
+    compiling them is most of the cost (`check` deals every count of every selection)."""
+    bare = replace(model, plays=(), turn=(), window=None, final=None)
+    return [_deal(bare, n) for n in model.counts]
 
 
 def _deal(model: m.Ruleset, players: int) -> dict:

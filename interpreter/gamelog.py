@@ -3,11 +3,17 @@
 A seed and the moves replay a match exactly (the engine owns all chance; bots draw on their own
 random source), so a log needs nothing else. The writer is strict; the reader checks every key
 and says where a broken log goes wrong; `replay` says at which move a log stops applying.
-A file holds one log (pretty JSON, as `play --log` writes) or many, one a line (JSON Lines, as
-`selfplay --log` writes); the reader tells them apart by whether the first line is JSON by itself.
+
+Three layouts, told apart by their first line (docs/logs.md):
+  a journal (`play --log`): JSON Lines, a header, then a line per move or undo, and a result
+      line when the match ends; written line by line as the game goes, so a killed game
+      leaves every move but a torn last line, which the reader leaves out with a note;
+  one log a line (`selfplay --log`): each line a whole `cardrules-log/1` record;
+  one pretty-printed `cardrules-log/1` record (what `play --log` wrote before the journal).
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -20,6 +26,7 @@ from .engine import EngineError, Game
 from .notation import MoveError
 
 FORMAT = "cardrules-log/1"
+JOURNAL = "cardrules-journal/1"
 
 
 class LogError(ValueError):
@@ -56,6 +63,8 @@ class GameLog:
     seats: tuple[str, ...]  # "human" or a bot's kind, per seat
     moves: tuple[str, ...]  # the notation of every decision, in order
     result: LogResult | None = None  # None: the match did not finish
+    notes: tuple[str, ...] = ()  # what the reader of a journal left out or took back, for people
+    journal: bool = False  # read from a journal, which `resume` may go on with
 
 
 def sha256_of(path: str | Path) -> str:
@@ -71,22 +80,13 @@ def ruleset_path(log: GameLog, log_file: str | Path) -> str:
 
 
 class Recorder:
-    """Writes down the notation of each choice of the bots it stands in for, in the order made,
-    so that only the matches that are logged pay for the notation."""
+    """A bot that writes down the notation of each choice of the bot it stands in for, so that only
+    the matches that are logged pay for the notation."""
 
-    def __init__(self, bots: list):
-        self.bots = bots
-        self.moves: list[str] = []
-
-    def seats(self) -> list:
-        """One stand-in per seat, each choosing as its bot does."""
-        return [_Recording(bot, self.moves) for bot in self.bots]
-
-
-class _Recording:
-    def __init__(self, bot, moves: list[str]):
-        self.bot, self.kind, self.moves = bot, bot.kind, moves
+    def __init__(self, bot):
+        self.bot, self.kind = bot, bot.kind
         self.observes = getattr(bot, "observes", False)
+        self.moves: list[str] = []
 
     def choose(self, seen) -> tuple:
         action = self.bot.choose(seen)
@@ -115,17 +115,38 @@ def _record(log: GameLog) -> dict:
     }
 
 
-def to_json(log: GameLog) -> str:
-    return json.dumps(_record(log), indent=2, ensure_ascii=False) + "\n"
-
-
 def to_line(log: GameLog) -> str:
     """The log as one line of a JSON Lines file of many logs."""
     return json.dumps(_record(log), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def write(log: GameLog, path: str | Path) -> None:
-    Path(path).write_text(to_json(log), encoding="utf-8")
+# ------------------------------------------------------------------ the journal's lines
+# Each is ASCII (other characters escaped), so a line torn at any byte is still readable text.
+
+
+def _line(record: dict) -> str:
+    return json.dumps(record, separators=(",", ":"))
+
+
+def journal_header(log: GameLog) -> str:
+    """The first line of a journal: everything but the moves and the result."""
+    record = _record(log)
+    del record["moves"], record["result"]
+    return _line({**record, "format": JOURNAL})
+
+
+def move_line(seat: int, move: str) -> str:
+    """A decision; `seat` is for people reading the file: replay works it out itself."""
+    return _line({"seat": seat, "move": move})
+
+
+def undo_line(count: int) -> str:
+    """The last `count` moves taken back."""
+    return _line({"undo": count})
+
+
+def result_line(result: LogResult) -> str:
+    return _line({"result": result_record(result)})
 
 
 def read(path: str | Path, game: int = 1) -> GameLog:
@@ -143,6 +164,10 @@ def pick(text: str, file: str = "<log>", game: int = 1) -> GameLog:
     if game < 1:
         raise NoSuchGame(f"{file}: games are numbered from 1, not {game}")
     lines = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+    if lines and _is_journal(lines[0][1]):
+        if game != 1:
+            raise NoSuchGame(f"{file} is the journal of one game; there is no game {game}")
+        return parse_journal(text, file)
     if not lines or not _is_json(lines[0][1]):
         log = parse(text, file)
         if game != 1:
@@ -163,6 +188,71 @@ def _is_json(line: str) -> bool:
     return True
 
 
+def _is_journal(line: str) -> bool:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("format") == JOURNAL
+
+
+def parse_journal(text: str, file: str = "<log>") -> GameLog:
+    """A journal's match as it stands: its moves with the undone ones taken out, its result if it
+    has one. A last line without its line end was being written when the game stopped: it is
+    left out, and said so in `notes`."""
+    lines = text.split("\n")
+    notes = []
+    if lines[-1].strip():
+        notes.append(f"{file}:{len(lines)}: the last line is incomplete (the game stopped while writing it); "
+                     "it is left out")
+    header, moves, result, undone = None, [], None, 0
+    for number, line in enumerate(lines[:-1], 1):
+        if not line.strip():
+            continue
+        if header is None:
+            header, where = _object(line, file, number), _locator(line, file, number)
+            continue
+        if result is not None:
+            raise LogError(f"{file}:{number}:1: a line after the result: the match was over")
+        record = _object(line, file, number)
+        kind = next((k for k in ("move", "undo", "result") if k in record), None)
+        if kind == "move" and isinstance(record["move"], str):
+            moves.append(record["move"])
+        elif kind == "undo" and _integer(record["undo"]) and 0 < record["undo"] <= len(moves):
+            undone += record["undo"]
+            del moves[len(moves) - record["undo"]:]
+        elif kind == "result":
+            result = _result(record["result"], f"{file}:{number}:1")
+            if result is None:
+                raise LogError(f"{file}:{number}:1: 'result' must be an object, not null")
+        elif kind == "undo":
+            raise LogError(f"{file}:{number}:1: 'undo' takes back 1 to {len(moves)} moves (those before it), "
+                           f"not {json.dumps(record['undo'])[:20]}")
+        else:
+            raise LogError(f"{file}:{number}:1: a journal line holds " + (
+                f"a move as a string, not {_kind(record['move'])}" if kind else '"move", "undo" or "result"'))
+    if header is None:
+        raise LogError(f"{file}: the journal has no complete line: the game stopped before it began")
+    if undone:
+        notes.append(f"{undone} move{'s' * (undone != 1)} taken back (undo)")
+    log = _checked({**header, "moves": moves, "result": None}, where, JOURNAL)
+    return dataclasses.replace(log, result=result, notes=tuple(notes), journal=True)
+
+
+def _object(line: str, file: str, number: int) -> dict:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise LogError(f"{file}:{number}:{e.colno}: not valid JSON: {e.msg}") from None
+    if not isinstance(data, dict):
+        raise LogError(f"{file}:{number}:1: a journal line is a JSON object, not {_kind(data)}")
+    return data
+
+
+def _integer(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def parse(text: str, file: str = "<log>", first_line: int = 1) -> GameLog:
     """Check one log; `first_line` is the line of the file the text starts on, for the messages."""
     try:
@@ -171,14 +261,22 @@ def parse(text: str, file: str = "<log>", first_line: int = 1) -> GameLog:
         raise LogError(f"{file}:{e.lineno + first_line - 1}:{e.colno}: not valid JSON: {e.msg}") from None
     if not isinstance(data, dict):
         raise LogError(f"{file}:{first_line}:1: a game log is a JSON object, not {_kind(data)}")
+    return _checked(data, _locator(text, file, first_line))
 
+
+def _locator(text: str, file: str, first_line: int) -> Callable[[str], str]:
+    """Where a key of the JSON `text` is written, as file:line:col."""
     def where(key: str) -> str:
         found = re.search(r'"%s"\s*:' % re.escape(key), text)
         if found is None:
             return f"{file}:{first_line}" if first_line > 1 else file
         line = text.count("\n", 0, found.start()) + first_line
         return f"{file}:{line}:{found.start() - text.rfind(chr(10), 0, found.start())}"
+    return where
 
+
+def _checked(data: dict, where: Callable[[str], str], form: str = FORMAT) -> GameLog:
+    """The log a JSON object holds, every key checked; `where(key)` locates a key for the messages."""
     def get(key: str, check, wanted: str):
         if key not in data:
             raise LogError(f"{where(key)}: the log has no '{key}' key")
@@ -187,40 +285,44 @@ def parse(text: str, file: str = "<log>", first_line: int = 1) -> GameLog:
             raise LogError(f"{where(key)}: '{key}' must be {wanted}, not {_kind(value)}")
         return value
 
-    def integer(v) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
-
     def strings(v) -> bool:
         return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
-    def integers(v) -> bool:
-        return isinstance(v, list) and all(integer(x) for x in v)
-
-    form = get("format", lambda v: isinstance(v, str), "a string")
-    if form != FORMAT:
-        raise LogError(f"{where('format')}: not a game log this version reads: format '{form}', expected '{FORMAT}'")
-    players = get("players", lambda v: integer(v) and v > 0, "a positive integer")
+    found = get("format", lambda v: isinstance(v, str), "a string")
+    if found != form:
+        raise LogError(f"{where('format')}: not a game log this version reads: format '{found}', expected '{form}'")
+    players = get("players", lambda v: _integer(v) and v > 0, "a positive integer")
     seats = get("seats", strings, "a list of strings")
     if len(seats) != players:
         raise LogError(f"{where('seats')}: 'seats' names {len(seats)} seats for {players} players")
-    result = get("result", lambda v: v is None or isinstance(v, dict), "an object or null")
-    if result is not None:
-        for key, check, wanted in (("totals", integers, "a list of integers"),
-                                   ("winners", integers, "a list of integers"), ("rounds", integer, "an integer")):
-            if not check(result.get(key)):
-                raise LogError(f"{where('result')}: 'result.{key}' must be {wanted}, not {_kind(result.get(key))}")
-        result = LogResult(tuple(result["totals"]), tuple(result["winners"]), result["rounds"])
     return GameLog(
         ruleset=get("ruleset", lambda v: isinstance(v, str) and v.strip(), "a path"),
         ruleset_sha256=get("ruleset_sha256", lambda v: isinstance(v, str), "a string"),
         players=players,
-        params=get("params", lambda v: isinstance(v, dict) and all(integer(x) for x in v.values()),
+        params=get("params", lambda v: isinstance(v, dict) and all(_integer(x) for x in v.values()),
                    "an object of NAME: integer"),
-        seed=get("seed", integer, "an integer"),
+        seed=get("seed", _integer, "an integer"),
         seats=tuple(seats),
         moves=tuple(get("moves", strings, "a list of strings")),
-        result=result,
+        result=_result(get("result", lambda v: v is None or isinstance(v, dict), "an object or null"), where("result")),
     )
+
+
+def _result(record, where: str) -> LogResult | None:
+    """A result as the logs write it, checked; None stays None (an unfinished match)."""
+    if record is None:
+        return None
+    if not isinstance(record, dict):
+        raise LogError(f"{where}: 'result' must be an object, not {_kind(record)}")
+
+    def integers(v) -> bool:
+        return isinstance(v, list) and all(_integer(x) for x in v)
+
+    for key, check, wanted in (("totals", integers, "a list of integers"),
+                               ("winners", integers, "a list of integers"), ("rounds", _integer, "an integer")):
+        if not check(record.get(key)):
+            raise LogError(f"{where}: 'result.{key}' must be {wanted}, not {_kind(record.get(key))}")
+    return LogResult(tuple(record["totals"]), tuple(record["winners"]), record["rounds"])
 
 
 def _kind(value) -> str:
@@ -231,10 +333,11 @@ def _kind(value) -> str:
 
 
 def replay(log: GameLog, compiled: Compiled, on_move: Callable[[int, int, str, Game], None] | None = None,
-           on_start: Callable[[Game], None] | None = None) -> Game:
+           on_start: Callable[[Game], None] | None = None, check_result: bool = True) -> Game:
     """Re-run the log's moves on a fresh match; raise `ReplayError` at the first move that does not
-    apply, or when the recorded result is not the one the moves give. `on_start(game)` is called
-    once the cards are dealt, `on_move(number, seat, text, game)` after each move applied."""
+    apply, or (with `check_result`) when the recorded result is not the one the moves give.
+    `on_start(game)` is called once the cards are dealt, `on_move(number, seat, text, game)` after
+    each move applied."""
     try:
         game = Game(compiled, log.seed)
     except EngineError as e:
@@ -258,7 +361,7 @@ def replay(log: GameLog, compiled: Compiled, on_move: Callable[[int, int, str, G
         if on_move is not None:
             on_move(number, seat, text, game)
     replayed = result_of(game)
-    if replayed != log.result:
+    if check_result and replayed != log.result:
         raise ReplayError(f"the log records {_describe(log.result)}, but its {len(log.moves)} moves give "
                           f"{_describe(replayed)}")
     return game

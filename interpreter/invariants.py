@@ -21,6 +21,7 @@ import functools
 from .bots import Table
 from .engine import MAX_ROUNDS, EngineError, Game
 from .notation import Move, MoveError, parse_move
+from .progress import ROUND_FACTOR, round_bound
 from .redact import sees
 
 ONE_PLACE = "every card in one place"
@@ -31,7 +32,6 @@ DISTINCT = "moves distinct"
 ROUND_TRIP = "moves round-trip"
 ENDS = "the match ends"
 
-ROUND_FACTOR = 10  # the actions a round may take, per card of the deck and per seat
 SHOWN = 5  # card ids listed at most in one message
 
 
@@ -45,14 +45,6 @@ def check(game: Game, action: int | None = None) -> list[str]:
     return [f"{label}, after action {n}: {detail}" for label, detail in found]
 
 
-def round_bound(game: Game) -> int:
-    """The most actions (plays and passes) one round may take before it counts as endless:
-    ROUND_FACTOR for every card of the deck and every seat. The engine stops only rounds in
-    which nobody decides anything; a round whose plays go on for ever passes that guard, and
-    this one catches it."""
-    return ROUND_FACTOR * game.c.deck_size * game.n
-
-
 class Checker:
     """Plays matches out as `bots.play_out` does, checking every invariant after the deal and
     after every action; keeps the number of actions checked and every failure, each prefixed
@@ -62,13 +54,20 @@ class Checker:
     and would repeat the failure at every action). A match that cannot end (an `EngineError`,
     a round over `round_bound`, more than `max_actions` actions) is a failure and is left as it
     stands; `max_actions` defaults to the engine's own limit of MAX_ROUNDS rounds of
-    `round_bound` actions."""
+    `round_bound` actions. `first_match`: the matches played before this checker's first, so
+    that a checker of one match among many (a worker's) numbers it as the run does."""
 
-    def __init__(self, max_actions: int | None = None):
+    def __init__(self, max_actions: int | None = None, first_match: int = 0):
         self.max_actions = max_actions
         self.checked_actions = 0
-        self.matches = 0
+        self.matches = first_match
         self.failures: list[str] = []
+
+    def add(self, checked_actions: int, failures) -> None:
+        """Count in one more match checked elsewhere (by another checker, in another process)."""
+        self.matches += 1
+        self.checked_actions += checked_actions
+        self.failures += failures
 
     def play_out(self, game: Game, bots: list) -> bool:
         """Play the match to its end; False when it fails to end (the failure is recorded)."""

@@ -145,6 +145,34 @@ def reads_only(e, names: frozenset[str] | set[str]) -> bool:
     return False
 
 
+def names_read(e) -> frozenset[str]:
+    """The context names (`round`, `totals`, `self`, a seat variable ...) an expression reads,
+    and ZONES when it reads a zone; names bound inside it (quantifiers, each-arguments) are not
+    counted. An unknown node reads everything there is: ANYTHING."""
+    match e:
+        case Const() | ParamRef():
+            return frozenset()
+        case Ref(name=name):
+            return frozenset((name,))
+        case ZoneRef(seat=seat):
+            return frozenset((ZONES,)) | (names_read(seat) if seat is not None else frozenset())
+        case AttrOf(obj=x) | Unary(operand=x) | Defined(body=x):
+            return names_read(x)
+        case Call(args=args):
+            return frozenset().union(*map(names_read, args))
+        case Op(left=left, right=right):
+            return names_read(left) | names_read(right)
+        case If(cond=c, then=a, otherwise=b):
+            return names_read(c) | names_read(a) | names_read(b)
+        case Each(var=var, collection=coll, body=body) | Quantifier(var=var, collection=coll, body=body):
+            return names_read(coll) | (names_read(body) - {var})
+    return frozenset((ANYTHING,))
+
+
+ZONES = "@zones"  # in `names_read`: the expression reads a zone (no name has an @)
+ANYTHING = "@anything"
+
+
 # ------------------------------------------------------------------ components
 
 

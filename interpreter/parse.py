@@ -7,15 +7,19 @@ expect there, a number too long, nesting too deep. Nothing here can raise anythi
 """
 from __future__ import annotations
 
+import hashlib
 import re
+import sys
 from contextvars import ContextVar
 from functools import lru_cache
 from importlib.resources import files
 
+import lark
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import syntax as s
+from .caches import cache_folder
 from .diagnostics import Diagnostic, RulesError, Span
 
 MAX_BYTES = 1 << 20  # a rules file of a megabyte is already a hundred games
@@ -59,11 +63,27 @@ class _Tree(Tree):
                 raise _too_deep(_span(deepest.meta))
 
 
+OPTIONS = dict(parser="lalr", lexer="contextual", propagate_positions=True, maybe_placeholders=True)
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
+    """The LALR parser. Building its tables takes a quarter of a second, so Lark keeps them in
+    the user's cache folder (`cache_file`). Lark checks the file's own hash too, rebuilds when
+    the file is unreadable or damaged, and carries on when it cannot write it."""
     grammar = (files("cardrules.grammar") / "cardrules.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer="contextual", postlex=_WholeWords(), tree_class=_Tree,
-                propagate_positions=True, maybe_placeholders=True)
+    return Lark(grammar, postlex=_WholeWords(), tree_class=_Tree, cache=cache_file(grammar), **OPTIONS)
+
+
+def cache_file(grammar: str) -> str | None:
+    """Where the tables built from `grammar` are kept: a file named by a hash of the grammar,
+    the options, the names `_WholeWords` offers and the Lark and Python versions, so a changed
+    grammar finds no file and builds anew; None when there is no cache folder."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    key = repr((grammar, sorted(OPTIONS.items()), _WholeWords.always_accept, lark.__version__, sys.version_info[:2]))
+    return str(folder / f"grammar-{hashlib.sha256(key.encode()).hexdigest()[:20]}.lark")
 
 
 def decode(data: bytes, file: str) -> str:

@@ -1,25 +1,41 @@
-"""Self-play: whole matches between bots (random by default, or the seats given), and the
-statistics a ruleset must reproduce.
+"""Self-play: whole matches between random bots, and the statistics a ruleset must reproduce.
 
-Match i gets its game seed and its bots' seed from one `random.Random(seed)`, so a run is
-deterministic, and each match can be replayed from its game seed and its moves alone (the bots
-never draw on the game's random source). The random seats of a match share one random source,
-drawn from its bots' seed; every other bot has its own, drawn from that seed and its seat.
+Match i (0-based) plays with the i-th pair (game seed, bots' seed) that one `random.Random(seed)`
+draws: a function of the run's seed and the match's index alone. The parent process draws the
+pairs and hands them out with the matches, so a run gives the same figures, logs and invariant
+failures whether one process plays every match or many do (`workers`, or a Ray cluster), and each
+match can be replayed from its game seed and its moves alone (the bots never draw on the game's
+random source).
+
+Other processes get a `Table`: the checked model (plain frozen data, which pickles) with the
+player count, params and language, and compile it themselves once, since compiled closures do
+not pickle. Matches travel in chunks; results come back in match order, at most a few chunks
+ahead of the slowest worker, so memory stays flat however many matches are played.
 """
 from __future__ import annotations
 
+import hashlib
+import itertools
+import multiprocessing
+import pickle
 import random
+import signal
 import statistics
 import time
-from dataclasses import dataclass
-from typing import Callable
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator
 
+from . import model as m
 from .bots import RandomBot, make_bot, play_out
-from .compile import Compiled
+from .compile import Compiled, compile_ruleset
 from .engine import Game
-from .gamelog import Recorder
+from .gamelog import LogResult, Recorder
 from .invariants import Checker
-from .seats import Seat
+from .seats import parse_seat
+
+CHUNK = 25  # matches a worker plays per task, at most: few enough that progress moves and work balances
+AHEAD = 4  # chunks in flight per worker: keeps every worker busy without holding the whole run
 
 
 @dataclass(frozen=True)
@@ -44,56 +60,264 @@ class Stats:
     seats: tuple[str, ...] = ()  # each seat's kind, with its settings
 
 
+@dataclass(frozen=True)
+class Table:
+    """What another process needs to play the matches of a run: the compiled ruleset's recipe.
+    `key` names it, so that a worker compiles each table once however many chunks it plays."""
+
+    model: m.Ruleset
+    players: int
+    params: tuple[tuple[str, int], ...]
+    lang: str | None
+    key: str
+
+    @classmethod
+    def of(cls, compiled: Compiled) -> Table:
+        """The recipe of `compiled`: its language is the one whose faces it shows."""
+        model = compiled.model
+        lang = next((lang for lang in (None, *model.languages)
+                     if tuple(dict(card.names).get(lang, card.face) for card in model.deck) == compiled.faces), None)
+        recipe = (model, compiled.players, tuple(compiled.params.items()), lang)
+        return cls(*recipe, hashlib.sha256(pickle.dumps(recipe)).hexdigest())
+
+    def compile(self) -> Compiled:
+        return compile_ruleset(self.model, self.players, dict(self.params), self.lang)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One played match, as small as it travels back from a worker: its figures, its log when
+    asked (`moves`), and what checking it found when asked."""
+
+    index: int  # 0-based, in the run
+    seed: int  # the game's seed: with `moves`, it replays the match
+    over: bool
+    rounds: int
+    plays: int
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    reasons: tuple[str, ...]  # how each round ended
+    moves: tuple[str, ...] | None = None  # the notation of every decision, when recorded
+    checked_actions: int = 0
+    failures: tuple[str, ...] = ()  # invariant failures, each naming the match by its 1-based number
+    game: Game | None = field(default=None, compare=False, repr=False)  # the finished game, when played in this
+    #                                                                     process (a game does not pickle)
+
+    @property
+    def result(self) -> LogResult | None:
+        """The outcome as logs write it; None for a match that did not end."""
+        return LogResult(self.totals, self.winners, self.rounds) if self.over else None
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Matches `first`, `first + 1`, ... with their seeds: a worker's task."""
+
+    first: int
+    seeds: tuple[tuple[int, int], ...]  # (game seed, bots' seed) of each match
+    seats: tuple[str, ...] | None
+    record: bool
+    check: bool
+    max_actions: int | None
+    play: Callable | None = None  # plays one match instead of `play_match`: (compiled, index, game seed, bots' seed)
+
+
+def seeds(seed: int) -> Iterator[tuple[int, int]]:
+    """The (game seed, bots' seed) of match 0, 1, 2, ... of a run with this seed."""
+    draw = random.Random(seed)
+    while True:
+        yield draw.getrandbits(64), draw.getrandbits(64)
+
+
+def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, seats: tuple[str, ...] | None = None,
+               record: bool = False, checker: Checker | None = None, keep_game: bool = False) -> Match:
+    """Play match `index` to its end: a function of the compiled ruleset, the seats, the index
+    and the seeds alone. With `checker`, every action is checked and the match's failures carry
+    its number; with `keep_game`, the match holds its finished game."""
+    global playing
+    game = playing = Game(compiled, game_seed)
+    bots, moves = seat_bots(seats, compiled.players, bot_seed, record)
+    checked, failures = 0, ()
+    if checker is None:
+        play_out(game, bots)
+    else:
+        one = Checker(checker.max_actions, first_match=index)
+        one.play_out(game, bots)
+        checked, failures = one.checked_actions, tuple(one.failures)
+    st = game.state
+    return Match(index, game_seed, st.over, len(st.results), st.plays, tuple(st.totals), tuple(game.winners()),
+                 tuple(r.reason for r in st.results), None if moves is None else tuple(moves), checked, failures,
+                 game if keep_game else None)
+
+
+playing: Game | None = None  # the match this process is playing, for a progress display to read
+
+
+def seat_bots(seats: tuple[str, ...] | None, players: int, bot_seed: int, record: bool) -> tuple[list, list | None]:
+    """The bot of each seat, and the list the notation of every decision goes to when `record`.
+    No `seats`: one random bot plays every seat from `bot_seed`, as self-play always has, so a
+    seed gives the figures it gave; else each seat gets a bot of its kind (`bots.make_bot`) with a
+    source of its own drawn from `bot_seed` and its number."""
+    if seats is None:
+        bots = [RandomBot(random.Random(bot_seed))] * players
+    else:
+        bots = [make_bot(parse_seat(kind), random.Random(f"{bot_seed}:{seat}")) for seat, kind in enumerate(seats)]
+    if not record:
+        return bots, None
+    moves: list[str] = []
+    recorders = {id(bot): Recorder(bot) for bot in bots}  # a bot that plays several seats is written down once
+    for recorder in recorders.values():
+        recorder.moves = moves  # one list, in the order of the decisions, whichever seat makes them
+    return [recorders[id(bot)] for bot in bots], moves
+
+
+def play_chunk(compiled: Compiled, chunk: Chunk, keep_games: bool = False) -> list:
+    """The chunk's matches: `Match`es, or what the chunk's own `play` returns for each."""
+    if chunk.play is not None:
+        return [chunk.play(compiled, chunk.first + k, game_seed, bot_seed)
+                for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
+    checker = Checker(chunk.max_actions) if chunk.check else None
+    return [play_match(compiled, chunk.first + k, game_seed, bot_seed, chunk.seats, chunk.record, checker,
+                       keep_games) for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
+
+
+def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...] | None = None, record: bool = False,
+            invariants: Checker | None = None, workers: int = 1, ray: str | None = None,
+            play: Callable | None = None) -> Iterator[Match]:
+    """Play matches 0 .. games-1, in this process (`workers` 1), in a pool of `workers`
+    processes, or on Ray (`ray`: a cluster's address, or "local" to start one here); yield them
+    in match order whatever plays them, with their games when played in this process. Closing
+    the iterator stops the workers. With `play` (a function that pickles: module-level, or a
+    `functools.partial` of one), each match is `play(compiled, index, game_seed, bot_seed)` and
+    its result is yielded."""
+    size = max(1, min(CHUNK, games // (max(workers, 1) * AHEAD) or 1))
+    pairs = itertools.islice(seeds(seed), games)
+    max_actions = invariants.max_actions if invariants is not None else None
+    chunks = (Chunk(first, tuple(itertools.islice(pairs, size)), seats, record, invariants is not None, max_actions,
+                    play)
+              for first in range(0, games, size))
+    if ray is not None:
+        from . import distributed  # Ray is an optional extra: imported only when asked for
+
+        yield from distributed.matches(Table.of(compiled), chunks, ray)
+    elif workers <= 1 or games <= size:
+        for chunk in chunks:
+            yield from play_chunk(compiled, chunk, keep_games=True)
+    else:
+        yield from _pool(Table.of(compiled), chunks, min(workers, -(-games // size)))
+
+
+def _pool(table: Table, chunks: Iterable[Chunk], workers: int) -> Iterator[Match]:
+    """The chunks played by a pool of processes, yielded in order. The workers ignore Ctrl-C: the
+    parent gets it and terminates them, so an interrupted run ends at once and quietly."""
+    pool = multiprocessing.get_context().Pool(workers, _start_worker, (table,))
+    try:
+        yield from in_order(lambda chunk: pool.apply_async(_play_in_worker, (chunk,)), lambda r: r.get(),
+                            chunks, workers * AHEAD)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def in_order(submit: Callable, wait: Callable, chunks: Iterable[Chunk], ahead: int) -> Iterator[Match]:
+    """Submit chunks while at most `ahead` are in flight; yield each chunk's matches in the
+    order submitted. `submit(chunk)` returns a handle, `wait(handle)` its list of matches."""
+    pending: deque = deque()
+    for chunk in chunks:
+        pending.append(submit(chunk))
+        if len(pending) >= ahead:
+            yield from wait(pending.popleft())
+    while pending:
+        yield from wait(pending.popleft())
+
+
+_compiled: dict[str, Compiled] = {}  # a worker's compiled tables, by key
+_table: Table | None = None  # a pool worker's table, set when it starts
+
+
+def compiled_here(table: Table) -> Compiled:
+    """The table compiled in this process, once."""
+    if table.key not in _compiled:
+        _compiled[table.key] = table.compile()
+    return _compiled[table.key]
+
+
+def _start_worker(table: Table) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _table
+    _table = table
+    compiled_here(table)
+
+
+def _play_in_worker(chunk: Chunk) -> list[Match]:
+    return play_chunk(compiled_here(_table), chunk)
+
+
 def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], None] | None = None,
-        record: Callable[[Game, list[str]], None] | None = None, invariants: Checker | None = None,
-        seats: tuple[Seat, ...] | None = None) -> Stats:
-    """Play `games` matches, each seat a bot of its kind in `seats` (default: every seat a
-    `RandomBot`); call `progress(done)` after each match.
+        record: Callable[[Match], None] | None = None, invariants: Checker | None = None, *,
+        seats: tuple[str, ...] | None = None, workers: int = 1, ray: str | None = None,
+        tally: Tally | None = None) -> Stats:
+    """Play `games` matches, every seat a `RandomBot` (or a bot of the kind `seats` gives it);
+    call `progress(done)` after each match.
     Raises `engine.EngineError` when the ruleset cannot go on (a round that cannot end).
-    With `record`, each match's notation is kept and `record(game, moves)` called at its end.
+    With `record`, each match's notation is kept and `record(match)` called, in match order
+    (`match.game` is the finished game when this process played it: `workers` 1, no `ray`).
     With `invariants`, it plays every match and checks it after every action; a match that,
     once dealt, fails to end is one of its failures, not an error, and counts in the figures as
-    it stands."""
+    it stands. `workers` and `ray` say who plays (see `matches`); the figures are the same.
+    Each match is added to `tally` (a new one by default) after `record`: a run that is
+    interrupted leaves the tally with the matches it finished, and at most one more log."""
     if games < 1:
         raise ValueError("games must be at least 1")
-    n = compiled.players
-    seats = seats or (Seat("random"),) * n
-    if len(seats) != n or not all(s.is_bot for s in seats):
-        raise ValueError(f"{n} seats, every one a bot, are needed")
-    seeds = random.Random(seed)
-    rounds, moves, best = [], [], []
-    wins = [0] * n
-    reasons = {name: 0 for name in compiled.model.round_end_names}
+    tally = Tally(compiled, seats) if tally is None else tally
     start = time.perf_counter()
-    for done in range(1, games + 1):
-        game = Game(compiled, seeds.getrandbits(64))
-        bots_seed = seeds.getrandbits(64)
-        shared = RandomBot(random.Random(bots_seed))
-        bots = [shared if s.kind == "random" else make_bot(s, random.Random(f"{bots_seed}:{k}"))
-                for k, s in enumerate(seats)]
-        if record is not None:
-            recorder = Recorder(bots)
-            bots = recorder.seats()
-        if invariants is None:
-            play_out(game, bots)
-        else:
-            invariants.play_out(game, bots)
-        st = game.state
-        rounds.append(len(st.results))
-        moves.append(st.plays)
-        winners = game.winners()
-        best.append(st.totals[winners[0]])
-        for s in winners:
-            wins[s] += 1
-        for result in st.results:
-            reasons[result.reason] += 1
-        if record is not None:
-            record(game, recorder.moves)
-        if progress is not None:
-            progress(done)
-    wall = time.perf_counter() - start
-    return Stats(games, n, seed, wall, games / max(wall, 1e-9), *_mean_sd(rounds),
-                 *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons, tuple(map(str, seats)))
+    played = matches(compiled, games, seed, seats=seats, record=record is not None, invariants=invariants,
+                     workers=workers, ray=ray)
+    try:
+        for match in played:
+            if record is not None:
+                record(match)
+            tally.add(match)
+            if invariants is not None:
+                invariants.add(match.checked_actions, match.failures)
+            if progress is not None:
+                progress(tally.games)
+    finally:
+        played.close()
+    return tally.stats(seed, time.perf_counter() - start)
+
+
+class Tally:
+    """The figures of the matches played so far. A match is added in one step, so one that an
+    interrupt (Ctrl-C) cuts short counts whole or not at all and `stats` may be read after it."""
+
+    def __init__(self, compiled: Compiled, seats: tuple[str, ...] | None = None):
+        self.players = compiled.players
+        self.seats = tuple(seats) if seats else ("random",) * compiled.players
+        self.reason_names = compiled.model.round_end_names
+        self.matches: list[tuple[int, int, int, tuple[int, ...], tuple[str, ...]]] = []
+
+    @property
+    def games(self) -> int:
+        return len(self.matches)
+
+    def add(self, match: Match) -> None:
+        self.matches.append((match.rounds, match.plays, match.totals[match.winners[0]], match.winners,
+                             match.reasons))
+
+    def stats(self, seed: int, wall: float) -> Stats:
+        """The figures; at least one match must have been added."""
+        wins = [0] * self.players
+        reasons = {name: 0 for name in self.reason_names}
+        for *_, winners, ends in self.matches:
+            for s in winners:
+                wins[s] += 1
+            for reason in ends:
+                reasons[reason] += 1
+        rounds, moves, best = ([row[k] for row in self.matches] for k in range(3))
+        return Stats(self.games, self.players, seed, wall, self.games / max(wall, 1e-9), *_mean_sd(rounds),
+                     *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons, self.seats)
 
 
 def _mean_sd(xs: list[int]) -> tuple[float, float]:

@@ -17,7 +17,7 @@ from cardrules.interpreter.invariants import Checker
 from cardrules.interpreter.load import load
 from cardrules.interpreter.notation import IllegalMoveError
 from cardrules.interpreter.scenarios import load_file, load_text, run
-from cardrules.interpreter.selfplay import run as selfplay
+from cardrules.interpreter.selfplay import Match, run as selfplay
 
 from .conftest import RULESETS, cli, cli_process
 
@@ -221,8 +221,9 @@ def test_random_matches_keep_every_invariant(arne, players, games):
     c = compile_ruleset(arne.model, players, {})
     checker, plays, problems = Checker(), Counter(), []
 
-    def end(game: Game, moves: list[str]) -> None:
-        plays.update(m.split()[0] for m in moves)
+    def end(match: Match) -> None:
+        game = match.game
+        plays.update(m.split()[0] for m in match.moves)
         [result] = game.state.results
         for seat in range(players):
             row = [faces(game, pile) for pile in zone(game, "row")[seat]]
@@ -246,11 +247,11 @@ def test_random_matches_keep_every_invariant(arne, players, games):
 
 def test_the_repl_offers_a_black_card_out_of_turn():
     moves = ["pass",  # the window after seat 0's own draw
-             "lay green100 @0",  # its white card
+             "lay red50 @0",  # its white card
              "pass",  # the window after it
              "pair yellow200+chameleon @0",  # seat 1's turn: a black card out of turn
              "pass"]
-    done = cli_process("play", "arne_92", "--players", "3", "--seats", "human,random,random", "--seed", "3",
+    done = cli_process("play", "arne_92", "--players", "3", "--seats", "human,random,random", "--seed", "107",
                        input="\n".join(moves) + "\n")
     assert done.code == 0, done.stderr
     assert "Traceback" not in done.stderr and "error" not in done.stderr
@@ -262,7 +263,7 @@ def test_the_repl_offers_a_black_card_out_of_turn():
     assert lines[asked].endswith("seat 1's turn · seat 0 may respond or pass (you)")
     assert any(line.startswith("pair yellow200+chameleon") for line in lines[asked:said[3]])
     assert "seat 1 (random): " in "\n".join(lines[said[2]:said[3]])  # seat 1 had drawn and it was its turn
-    assert lines[-1] == "game stopped (end of input) after 14 moves"
+    assert lines[-1] == "game stopped (end of input) after 11 moves"
 
 
 # ------------------------------------------------------------------ redacted logs

@@ -5,7 +5,6 @@ each seat its colour cards and a hand; random matches keep the engine's invarian
 plays each selection to its end, in Russian too, and a logged game replays."""
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 
@@ -14,6 +13,7 @@ import pytest
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.diagnostics import RulesError
 from cardrules.interpreter.engine import Game
+from cardrules.interpreter import gamelog
 from cardrules.interpreter.invariants import Checker
 from cardrules.interpreter.load import load_all
 from cardrules.interpreter.selfplay import run as selfplay
@@ -364,9 +364,9 @@ def test_a_logged_game_records_its_selection_and_replays(tmp_path, file, flags, 
     players = flags[flags.index("--players") + 1]
     done = cli("play", file, *flags, "--seats", ",".join(["random"] * int(players)), "--seed", "4", "--log", path)
     assert done.code == 0, done.stderr
-    record = json.loads(path.read_text(encoding="utf-8"))
-    assert record["ruleset"] == f"{RULES}{selection}"
-    assert record["players"] == int(players) and len(record["moves"]) > 20
+    record = gamelog.read(path)
+    assert record.ruleset == f"{RULES}{selection}"
+    assert record.players == int(players) and len(record.moves) > 20
     replayed = cli("replay", path)
     assert replayed.code == 0, replayed.stderr
     assert "the result matches the log" in replayed.stdout

@@ -13,6 +13,7 @@ from cardrules.interpreter import selfplay
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.diagnostics import RulesError
 from cardrules.interpreter.house import load_house, read_house, ruleset_schema
+from cardrules.interpreter import gamelog
 from cardrules.interpreter.invariants import Checker
 from cardrules.interpreter.load import load
 from cardrules.interpreter.yamlfile import read_yaml
@@ -98,7 +99,7 @@ def test_play_with_house_rules_runs_a_whole_game_and_its_log_replays(tmp_path):
             "--log", log)
     assert r.code == 0, r.stderr
     assert "wins" in r.stdout
-    assert "+house:" in json.loads(log.read_text())["ruleset"]
+    assert "+house:" in gamelog.read(log).ruleset
     assert cli("replay", log).code == 0
 
 

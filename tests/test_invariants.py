@@ -407,3 +407,16 @@ def test_the_command_lists_failures_and_exits_1(tmp_path):
     assert "out" in result.stdout  # the figures of what was played are still shown
     data = cli("selfplay", rules, "-p", "2", "-g", "2", "--check-invariants", "--json")
     assert data.code == 1 and len(json.loads(data.stdout)["invariants"]["failures"]) == 2
+
+
+def test_workers_check_the_same_actions_and_number_failures_as_one_process():
+    """A worker's failures name the match by its number in the run, not in the worker."""
+    def checked(compiled, workers):
+        checker = Checker()
+        run(compiled, 6, seed=3, invariants=checker, workers=workers)
+        return checker.matches, checker.checked_actions, checker.failures
+
+    for name in ("windows", "loop"):
+        alone = checked(compiled(name, 2), 1)
+        assert checked(compiled(name, 2), 2) == alone
+    assert [f.split(":")[0] for f in alone[2]] == [f"match {k}" for k in range(1, 7)]

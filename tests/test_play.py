@@ -4,7 +4,6 @@ another seat's hand."""
 from __future__ import annotations
 
 import io
-import json
 import random
 import re
 
@@ -13,6 +12,7 @@ from .conftest import cli, cli_process
 from rich.console import Console
 
 from cardrules.cli.render import moves_of, view_of
+from cardrules.interpreter import gamelog
 from cardrules.interpreter.bots import RandomBot
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game
@@ -30,11 +30,13 @@ def test_bots_play_a_whole_match_through_a_pipe(klats):
     assert "seed 3" in done.stdout
     assert re.search(r"^seat 2 \(random\): put \w+ @\d", done.stdout, re.M)
     rounds = re.findall(r"^round (\d+) over \((\w+)\)", done.stdout, re.M)
-    # the same match, played by the engine here with the bots the command seeds the same way
+    # the same match, played by the engine here with the bots seeded as the command seeds them:
+    # from the seed, the seat and the number of moves before, so that a resumed game goes on alike
     game = Game(compile_ruleset(klats.model, 3, {}), 3)
-    bots = [RandomBot(random.Random(f"3:{seat}")) for seat in range(3)]
+    moves = 0
     while not game.over:
-        game.play(bots[game.to_move].choose(game))
+        game.play(RandomBot(random.Random(f"3:{game.to_move}:{moves}")).choose(game))
+        moves += 1
     assert [(int(n), reason) for n, reason in rounds] == [(r.round + 1, r.reason) for r in game.state.results]
     winner = game.winners()[0]
     assert f"match over after {len(game.state.results)} rounds: seat {winner} (random) wins with " \
@@ -84,16 +86,16 @@ def test_a_persons_session_with_mistakes_and_commands(klats, tmp_path):
     assert f"seat 1 (human): {typed}" in out
     assert "game stopped (quit) after 2 moves" in out
     assert "Traceback" not in out + err
-    record = json.loads(log.read_text())
-    assert record["moves"] == [str(first), typed] and record["result"] is None
-    assert record["seats"] == ["human", "human"] and record["seed"] == 3
+    record = gamelog.read(log)
+    assert record.moves == (str(first), typed) and record.result is None
+    assert record.seats == ("human", "human") and record.seed == 3
 
 
 def test_end_of_input_stops_the_game_cleanly(tmp_path):
     done = cli("play", "klats", "--seed", "4", "--log", tmp_path / "g.json", input="1\n")
     assert done.code == 0, done.stderr
     assert "game stopped (end of input) after" in done.stdout
-    assert json.loads((tmp_path / "g.json").read_text())["result"] is None
+    assert gamelog.read(tmp_path / "g.json").result is None
 
 
 def test_a_default_seed_is_chosen_and_printed():

@@ -1,7 +1,9 @@
-"""Game logs: what `play --log` writes replays to the same result; a log that was tampered with
-fails at the move or the result that differs; a broken log gets a located message."""
+"""Game logs: what `play --log` writes (a journal) replays to the same result, and so does the
+pretty-printed `cardrules-log/1` file it wrote before; a log that was tampered with fails at the
+move or the result that differs; a broken log gets a located message."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -24,8 +26,20 @@ def bots_log(tmp_path_factory):
     return path, done.stdout
 
 
+def pretty(log: GameLog) -> str:
+    """The log as `play --log` wrote it before the journal: one pretty-printed cardrules-log/1 record."""
+    return json.dumps(json.loads(gamelog.to_line(log)), indent=2, ensure_ascii=False) + "\n"
+
+
+def journal_text(log: GameLog) -> str:
+    """A whole log as a journal: its header, a line a move, the result if there is one."""
+    lines = [gamelog.journal_header(log), *(json.dumps({"move": move}) for move in log.moves)]
+    return "".join(line + "\n" for line in lines + ([gamelog.result_line(log.result)] if log.result else []))
+
+
 def edited(source, tmp_path, change) -> str:
-    data = json.loads(source.read_text())
+    """The log of `source` as an old pretty-printed file, with `change` made to its record."""
+    data = json.loads(pretty(gamelog.read(source)))
     change(data)
     path = tmp_path / "edited.json"
     path.write_text(json.dumps(data, indent=2))
@@ -34,8 +48,9 @@ def edited(source, tmp_path, change) -> str:
 
 def test_a_log_written_by_play_replays_to_the_same_result(bots_log):
     path, played = bots_log
-    record = json.loads(path.read_text())
-    assert record["format"] == "cardrules-log/1" and record["ruleset"] == "klats"
+    assert json.loads(path.read_text().splitlines()[0])["format"] == "cardrules-journal/1"
+    record = json.loads(pretty(gamelog.read(path)))
+    assert record["ruleset"] == "klats"
     assert record["players"] == 3 and record["params"]["target_total"] == 150 and len(record["moves"]) > 20
     done = cli("replay", path)
     assert done.code == 0, done.stderr
@@ -49,7 +64,7 @@ def test_a_log_written_by_play_replays_to_the_same_result(bots_log):
 
 def test_verbose_replay_prints_every_move_and_round(bots_log):
     path, _ = bots_log
-    record = json.loads(path.read_text())
+    record = json.loads(pretty(gamelog.read(path)))
     done = cli("replay", path, "--verbose")
     assert done.code == 0
     for number, move in enumerate(record["moves"], 1):
@@ -61,8 +76,8 @@ def test_a_person_s_log_replays(tmp_path):
     log = tmp_path / "p.json"
     done = cli("play", "klats", "--seed", "5", "--log", log, input="2\n1\n3\nquit\n")
     assert done.code == 0
-    record = json.loads(log.read_text())
-    assert len(record["moves"]) == 6 and record["result"] is None  # three decisions, three answers
+    record = gamelog.read(log)
+    assert len(record.moves) == 6 and record.result is None  # three decisions, three answers
     replayed = cli("replay", log)
     assert replayed.code == 0
     assert "the match is unfinished, as logged" in replayed.stdout
@@ -70,8 +85,7 @@ def test_a_person_s_log_replays(tmp_path):
 
 def test_an_illegal_move_fails_at_its_number(bots_log, tmp_path):
     path, _ = bots_log
-    record = json.loads(path.read_text())
-    played = record["moves"][6]
+    played = gamelog.read(path).moves[6]
     bad = "put " + ("blue15" if "blue15" not in played else "green15") + " @0/5"
 
     def change(data):
@@ -96,7 +110,7 @@ def test_a_changed_result_is_reported(bots_log, tmp_path):
 
 def test_moves_after_the_end_are_reported(bots_log, tmp_path):
     path, _ = bots_log
-    count = len(json.loads(path.read_text())["moves"])
+    count = len(gamelog.read(path).moves)
     done = cli("replay", edited(path, tmp_path, lambda data: data["moves"].append("put blue1 @0")))
     assert done.code == 1
     assert f"move {count + 1} 'put blue1 @0': the match is already over" in done.stderr
@@ -113,7 +127,7 @@ def test_moves_after_the_end_are_reported(bots_log, tmp_path):
 def test_a_broken_log_gets_a_located_message(bots_log, tmp_path, damage, where, what):
     path, _ = bots_log
     broken = tmp_path / "broken.json"
-    broken.write_text(damage(path.read_text()))
+    broken.write_text(damage(pretty(gamelog.read(path))))
     done = cli("replay", broken)
     assert done.code == 1
     assert re.search(re.escape(str(broken)) + where, done.stderr), done.stderr
@@ -128,7 +142,7 @@ def test_the_ruleset_is_found_beside_the_log_and_a_changed_one_is_a_warning(tmp_
     log = folder / "k.json"
     done = cli("play", folder / "k.rules", "--seats", "random,random", "--seed", "2", "--log", log)
     assert done.code == 0
-    data = json.loads(log.read_text())
+    data = json.loads(pretty(gamelog.read(log)))
     data["ruleset"] = "k.rules"  # as if played from inside the folder
     log.write_text(json.dumps(data))
     assert cli("replay", log).code == 0
@@ -145,8 +159,8 @@ def test_the_ruleset_is_found_beside_the_log_and_a_changed_one_is_a_warning(tmp_
 def test_log_round_trip_and_replay_error_fields(klats, tmp_path):
     record = GameLog("klats", "0" * 64, 2, {"hand_size": 3, "max_piles": 6, "target_total": 150}, 3, ("human", "random"),
                      ("put orange1 @0", "put orange9 @0", "put green8 @1/0"), None)
-    gamelog.write(record, tmp_path / "g.json")
-    assert gamelog.read(tmp_path / "g.json") == record
+    (tmp_path / "g.json").write_text(journal_text(record))
+    assert gamelog.read(tmp_path / "g.json") == dataclasses.replace(record, journal=True)
     with pytest.raises(ReplayError) as caught:
         gamelog.replay(record, compile_ruleset(klats.model, 2, record.params))
     e = caught.value
@@ -158,5 +172,5 @@ def test_log_round_trip_and_replay_error_fields(klats, tmp_path):
     with pytest.raises(ReplayError, match="the log records totals \\[0, 0\\] after 1 round .* an unfinished match"):
         gamelog.replay(finished, compile_ruleset(klats.model, 2, record.params))
     with pytest.raises(LogError, match=r"g\.json:\d+:\d+: 'seats' names 1 seats for 2 players"):
-        (tmp_path / "g.json").write_text(gamelog.to_json(record).replace('"human",', ""))
+        (tmp_path / "g.json").write_text(journal_text(record).replace('"human",', ""))
         gamelog.read(tmp_path / "g.json")

@@ -111,7 +111,8 @@ def test_readable_table():
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("-p", "3", "-g", "0"), "--games must be at least 1"),
+    (("-p", "3", "-g", "0"), "--games must be from 1 to 1,000,000, not 0"),
+    (("-p", "3", "-g", "99999999999999999999"), "--games must be from 1 to 1,000,000, not 99,999,999,999,999,999,999"),
     (("-p", "9"), "2 to 6 players"),
     (("-p", "3", "--param", "target"), "NAME=NUMBER"),
     (("-g", "3"), "give --players N or --seats"),
@@ -131,7 +132,7 @@ def test_a_round_that_cannot_end_is_a_clear_error(tmp_path):
     path.write_text(STUCK, encoding="utf-8")
     result = cli("selfplay", str(path), "-p", "2", "--json")
     assert result.code == 1 and result.stdout == ""
-    assert f"error: {path}: round" in result.stderr and "cannot end" in result.stderr and "hint:" in result.stderr
+    assert f"error: {path}: a match cannot go on: round 1 cannot end" in result.stderr and "hint:" in result.stderr
 
 
 def test_a_missing_file_is_a_clear_error():

@@ -1,0 +1,170 @@
+"""Self-play on many cores and on Ray: the figures, the logs and the match numbers are those of one
+process, because match i's seeds come from the run's seed and i alone; Ctrl-C stops the workers."""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+
+import pytest
+
+from cardrules.interpreter import gamelog
+from cardrules.interpreter.compile import compile_ruleset
+from cardrules.interpreter.engine import EngineError
+from cardrules.interpreter.load import load, load_text
+from cardrules.interpreter.selfplay import Table, matches, play_match, run, seeds
+
+from .conftest import REPO, RULESETS, cli
+from .test_selfplay import STUCK
+
+KLATS = str(RULESETS / "klats.rules")
+TIMING = {"wall_seconds", "games_per_second"}
+
+
+def figures(stats) -> dict:
+    return {k: v for k, v in asdict(stats).items() if k not in TIMING}
+
+
+@pytest.fixture(scope="module")
+def arne4():
+    return compile_ruleset(load(str(RULESETS / "arne_total.rules"), "en").model, 4)
+
+
+def test_one_two_and_three_workers_give_the_same_figures(klats, arne4):
+    klats3 = compile_ruleset(klats.model, 3)
+    for compiled, games in ((klats3, 30), (arne4, 12)):
+        alone = figures(run(compiled, games, 7))
+        assert figures(run(compiled, games, 7, workers=2)) == alone
+        assert figures(run(compiled, games, 7, workers=3)) == alone
+    assert figures(run(klats3, 30, 8, workers=2)) != figures(run(klats3, 30, 7, workers=2))
+
+
+def test_a_match_is_a_function_of_the_runs_seed_and_its_index(klats):
+    """Match 5 of a run played alone, from the 6th pair of seeds, is match 5 of the run."""
+    compiled = compile_ruleset(klats.model, 3)
+    played = list(matches(compiled, 8, 11, record=True, workers=2))
+    assert [m.index for m in played] == list(range(8))
+    game_seed, bot_seed = next(itertools.islice(seeds(11), 5, None))
+    assert play_match(compiled, 5, game_seed, bot_seed, record=True) == played[5]
+    assert len({m.seed for m in played}) == 8
+
+
+def test_seats_of_their_own_play_the_same_matches_whatever_the_workers_and_replay(klats):
+    """With `seats`, each seat's bot draws from a source of its own; the recorded moves of all
+    seats, in order, replay the match."""
+    compiled = compile_ruleset(klats.model, 3)
+    seats = ("random",) * 3
+    alone = list(matches(compiled, 10, 4, seats=seats, record=True))
+    assert list(matches(compiled, 10, 4, seats=seats, record=True, workers=2)) == alone
+    assert [m.moves for m in alone] != [m.moves for m in matches(compiled, 10, 4, record=True)]
+    for match in alone:
+        log = gamelog.GameLog("klats.rules", "", 3, {}, match.seed, seats, match.moves, match.result)
+        assert gamelog.replay(log, compiled).state.totals == list(match.totals)
+
+
+def test_the_table_rebuilds_the_same_compiled_ruleset(arne4):
+    """What a worker compiles from the table shows the faces, in the same language, and the params
+    of the original: the logs a worker's matches write read the same."""
+    russian = compile_ruleset(arne4.model, 4, {"hand_size": 6}, "ru")
+    assert russian.faces != arne4.faces
+    for compiled in (arne4, russian):
+        again = Table.of(compiled).compile()
+        assert (again.faces, again.params, again.players) == (compiled.faces, compiled.params, 4)
+    assert Table.of(russian).key != Table.of(arne4).key
+
+
+def test_logs_come_out_in_match_order_whatever_the_workers(tmp_path):
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    for log, workers in ((one, "1"), (two, "2")):
+        result = cli("selfplay", KLATS, "-p", "3", "-g", "24", "-s", "5", "--log", log, "-w", workers, "--json")
+        assert result.code == 0, result.stderr
+    assert one.read_text(encoding="utf-8") == two.read_text(encoding="utf-8")
+    lines = one.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 24
+    assert [json.loads(line)["seed"] for line in lines] == [g for g, _ in itertools.islice(seeds(5), 24)]
+
+
+def test_a_round_that_cannot_end_stops_the_workers_with_a_clear_error(tmp_path):
+    rules = tmp_path / "stuck.rules"
+    rules.write_text(STUCK, encoding="utf-8")
+    result = cli("selfplay", rules, "-p", "2", "-g", "300", "-w", "2")
+    assert result.code == 1
+    assert "cannot end" in result.stderr and "Traceback" not in result.stderr
+    with pytest.raises(EngineError):
+        run(compile_ruleset(load_text(STUCK, "stuck.rules").model, 2), 300, 1, workers=2)
+
+
+def test_workers_must_be_at_least_one():
+    result = cli("selfplay", KLATS, "-p", "3", "-g", "2", "--workers", "0")
+    assert result.code == 2 and "--workers must be at least 1" in result.stderr
+
+
+def test_ctrl_c_stops_the_run_and_its_workers():
+    marker = "918273645"  # a seed no other run uses: the workers (forked) carry the same command line
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    proc = subprocess.Popen([sys.executable, "-m", "cardrules.cli.main", "selfplay", KLATS, "-p", "3", "-g",
+                             "1000000", "-s", marker, "-w", "2", "--json"], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while len(_processes_with(marker)) < 3 and time.monotonic() < deadline:  # the run and its two workers
+        time.sleep(0.1)
+    assert len(_processes_with(marker)) >= 3, "the workers never started"
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
+    deadline = time.monotonic() + 10
+    while _processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _processes_with(marker) == []
+
+
+def _processes_with(word: str) -> list[int]:
+    """The live processes whose command line holds `word`."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                zombie = f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+        except (OSError, IndexError):
+            continue
+        if word.encode() in args and not zombie:
+            found.append(int(pid))
+    return found
+
+
+# ------------------------------------------------------------------ Ray
+
+
+def test_ray_missing_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` meets when Ray is not installed
+    result = cli("selfplay", KLATS, "-p", "3", "-g", "2", "--ray", "local")
+    assert result.code == 1
+    assert "Ray is not installed; install the extra: pip install 'cardrules[ray]'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.fixture(scope="module")
+def ray_here():
+    ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'cardrules[ray]' runs these")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_gives_the_figures_and_logs_of_one_process(ray_here, klats, tmp_path):
+    compiled = compile_ruleset(klats.model, 3)
+    assert figures(run(compiled, 40, 3, ray="local")) == figures(run(compiled, 40, 3))
+    on_ray, alone = tmp_path / "ray.jsonl", tmp_path / "alone.jsonl"
+    for log, how in ((on_ray, ("--ray", "local")), (alone, ("-w", "1"))):
+        result = cli("selfplay", KLATS, "-p", "3", "-g", "30", "-s", "2", "--log", log, "--json", *how)
+        assert result.code == 0, result.stderr
+    assert on_ray.read_text(encoding="utf-8") == alone.read_text(encoding="utf-8")
