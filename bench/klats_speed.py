@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Klats under random bots: our engine (rulesets/klats.rules through cardrules.interpreter.selfplay)
-against the hand-written reference engine in ../shared/bench/klats_reference.py.
+"""Klats under random bots: our engines (rulesets/klats.rules through cardrules.interpreter.selfplay,
+on the generated engine and on the closure engine) against the hand-written reference engine in
+../shared/bench/klats_reference.py.
 
-    python bench/klats_speed.py [--games N] [--players P] [--seed S] [--full] [--workers N] [--reference PATH]
+    python bench/klats_speed.py [--games N] [--players P] [--seed S] [--chunks K] [--full] [--workers N]
+                                [--reference PATH]
 
-prints the matches per second of both engines and the ratio ours/reference, measured one after the
-other in this one run. With --full it also plays 2000 matches (--full-games) for each of 2..6
+prints the matches per second of the three and the ratios, measured in K alternating chunks in
+this one run. With --full it also plays 2000 matches (--full-games) for each of 2..6
 players on both engines and prints, per figure, both means, their difference and its combined
 standard error (a difference of 4 SE or more is flagged). The reference runs as a subprocess and
 is never imported.
@@ -41,13 +43,25 @@ def result(proc: subprocess.Popen) -> dict:
     return json.loads(out)
 
 
-def speed(model, path: Path, players: int, games: int, seed: int) -> None:
-    ours = run(compile_ruleset(model, players, None), games, seed)
-    ref = result(reference(path, players, games, seed))
-    print(f"Klats, {players} players, {games} matches of random bots, seed {seed}")
-    print(f"  ours       {ours.games_per_second:9.1f} matches/s  ({ours.wall_seconds:.2f} s)")
-    print(f"  reference  {ref['games_per_second']:9.1f} matches/s  ({ref['wall_seconds']:.2f} s)")
-    print(f"  ours/reference  {ours.games_per_second / ref['games_per_second']:.3f}")
+def speed(model, path: Path, players: int, games: int, seed: int, chunks: int) -> None:
+    """Our two engines and the reference, in `chunks` alternating chunks of the matches, so that
+    all three see the same machine load."""
+    compiled = compile_ruleset(model, players, None)
+    size = max(1, games // chunks)
+    wall = {"fast": 0.0, "closures": 0.0, "reference": 0.0}
+    for k in range(chunks):
+        wall["fast"] += run(compiled, size, seed + k, engine="fast").wall_seconds
+        wall["closures"] += run(compiled, size, seed + k, engine="reference").wall_seconds
+        wall["reference"] += result(reference(path, players, size, seed + k))["wall_seconds"]
+    played = size * chunks
+    rate = {name: played / seconds for name, seconds in wall.items()}
+    print(f"Klats, {players} players, {played} matches of random bots in {chunks} alternating chunks, seed {seed}")
+    print(f"  ours, generated engine  {rate['fast']:9.1f} matches/s  ({wall['fast']:.2f} s)")
+    print(f"  ours, closure engine    {rate['closures']:9.1f} matches/s  ({wall['closures']:.2f} s)")
+    print(f"  reference               {rate['reference']:9.1f} matches/s  ({wall['reference']:.2f} s)")
+    print(f"  generated/reference  {rate['fast'] / rate['reference']:.3f}   "
+          f"closures/reference  {rate['closures'] / rate['reference']:.3f}   "
+          f"generated/closures  {rate['fast'] / rate['closures']:.2f}")
 
 
 def full(model, path: Path, games: int, seed: int, workers: int = 1) -> bool:
@@ -74,6 +88,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=500, help="matches for the speed run")
     ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--chunks", type=int, default=10, help="alternating chunks the speed run is cut into")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--full", action="store_true", help="also compare the statistics for 2..6 players")
     ap.add_argument("--full-games", type=int, default=2000)
@@ -84,7 +99,7 @@ def main() -> None:
     if not a.reference.is_file():
         sys.exit(f"no reference engine at {a.reference}; give its path with --reference")
     model = load(str(KLATS)).model
-    speed(model, a.reference, a.players, a.games, a.seed)
+    speed(model, a.reference, a.players, a.games, a.seed, a.chunks)
     if a.full and not full(model, a.reference, a.full_games, a.seed, a.workers):
         sys.exit(1)
 

@@ -28,6 +28,7 @@ COMMANDS = {
     "compare": ("measure", "compare"),
     "log": ("logs", "app"),
     "house": ("house", "app"),
+    "book": ("book", "book"),
 }
 
 

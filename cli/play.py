@@ -24,7 +24,7 @@ from rich.text import Text
 from ..interpreter import gamelog, outputs
 from ..interpreter.bots import Table as Seating, make_bot
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
-from ..interpreter.engine import EngineError, Game, RoundResult
+from ..interpreter.engine import EngineError, Game, RoundResult, new_game
 from ..interpreter.ismcts import search
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
@@ -127,7 +127,7 @@ class Session:
     def _seat_table(self) -> Seating:
         """The match played again from the deal into a table that keeps, for every seat, the moves
         as that seat saw them: what a bot of that seat (or `hint`) may know. It becomes the game."""
-        game = Game(self.game.c, self.game.seed)
+        game = new_game(self.game.c, self.game.seed)
         table = Seating(game, [None] * game.n, watch=tuple(range(game.n)))
         for text in self.moves:
             table.play(game.action_of(parse_move(text, game.open_plays())))
@@ -417,7 +417,7 @@ def play(
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
     try:
-        game = Game(compiled, seed)
+        game = new_game(compiled, seed)
     except EngineError as e:
         raise fail(f"the match cannot start: {e}", e.hint) from None
     journal = None

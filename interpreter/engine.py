@@ -13,6 +13,7 @@ The hot path works on *actions*, tuples `(play, face, seat, pile)` with pile -1 
 """
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass, field
 
@@ -88,6 +89,22 @@ def move_of(compiled: Compiled, action: tuple) -> Move:
         return Move("pass", "")
     card = "+".join(compiled.faces[f] for f in face) if play.mate else compiled.faces[face]
     return Move(play.name, card, None if seat < 0 else seat, None if pile < 0 else pile)
+
+
+ENGINES = ("fast", "reference")
+
+
+def new_game(compiled: Compiled, seed: int = 0, *, deal: bool = True, engine: str | None = None) -> "Game":
+    """A match on the engine asked for: `fast` (the generated one, `fast.FastGame`, the
+    default) or `reference` (this module's `Game`, the plain closures it is checked against).
+    Without `engine`, the environment variable CARDRULES_ENGINE chooses."""
+    engine = engine or os.environ.get("CARDRULES_ENGINE") or "fast"
+    if engine == "reference":
+        return Game(compiled, seed, deal=deal)
+    if engine != "fast":
+        raise ValueError(f"no engine '{engine}': the engines are {', '.join(ENGINES)}")
+    from .fast import FastGame  # it builds on Game
+    return FastGame(compiled, seed, deal=deal)
 
 
 def cite(provenance) -> str:

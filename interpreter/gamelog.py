@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from .compile import Compiled
-from .engine import EngineError, Game
+from .engine import EngineError, Game, new_game
 from .notation import MoveError
 
 FORMAT = "cardrules-log/1"
@@ -339,7 +339,7 @@ def replay(log: GameLog, compiled: Compiled, on_move: Callable[[int, int, str, G
     `on_start(game)` is called once the cards are dealt, `on_move(number, seat, text, game)` after
     each move applied."""
     try:
-        game = Game(compiled, log.seed)
+        game = new_game(compiled, log.seed)
     except EngineError as e:
         raise ReplayError(f"the match cannot start: {e}", reason=str(e)) from None
     if on_start is not None:

@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 from .bots import BOTS, Table
 from .seats import SeatError, parse_seat
 from .compile import Compiled
-from .engine import EngineError, Game
+from .engine import EngineError, Game, new_game
 from .selfplay import matches, seat_bots
 
 MAX_DECISIONS = 200_000  # a match still going after this many decisions is stopped: a safety limit
@@ -151,7 +151,7 @@ def play_measured(compiled: Compiled, index: int, game_seed: int, bot_seed: int,
     if rotate:
         shift = index % n
         seats = seats[n - shift:] + seats[:n - shift]
-    game = Game(compiled, game_seed)
+    game = new_game(compiled, game_seed)
     bots, _ = seat_bots(seats, n, bot_seed, record=False)
     table = Table(game, bots)
     kinds = [card.kind for card in compiled.model.deck]

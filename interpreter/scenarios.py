@@ -38,7 +38,7 @@ import yaml
 from .check import near
 from .compile import Compiled, ConfigError, compile_ruleset
 from .diagnostics import Diagnostic, RulesError, Span
-from .engine import EngineError, Game, PositionError
+from .engine import EngineError, Game, PositionError, new_game
 from .load import Loaded, check_selection, read, resolve
 from .model import Zone
 from .notation import Move, MoveError, parse_move
@@ -364,8 +364,8 @@ def _by(step: dict) -> str:
 
 def _start(s: Scenario) -> Game:
     if s.position is None:
-        return Game(s.compiled, s.seed)
-    game = Game(s.compiled, s.seed, deal=False)
+        return new_game(s.compiled, s.seed)
+    game = new_game(s.compiled, s.seed, deal=False)
     p = s.position
     zones = {name: ({int(seat): cards for seat, cards in content.items()} if isinstance(content, dict) else content)
              for name, content in p["zones"].items()}

@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Iterator
 from . import model as m
 from .bots import RandomBot, make_bot, play_out
 from .compile import Compiled, compile_ruleset
-from .engine import Game
+from .engine import Game, new_game
 from .gamelog import LogResult, Recorder
 from .invariants import Checker
 from .seats import parse_seat
@@ -120,6 +120,7 @@ class Chunk:
     check: bool
     max_actions: int | None
     play: Callable | None = None  # plays one match instead of `play_match`: (compiled, index, game seed, bots' seed)
+    engine: str | None = None  # `engine.new_game`'s choice; None: the default
 
 
 def seeds(seed: int) -> Iterator[tuple[int, int]]:
@@ -130,12 +131,13 @@ def seeds(seed: int) -> Iterator[tuple[int, int]]:
 
 
 def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, seats: tuple[str, ...] | None = None,
-               record: bool = False, checker: Checker | None = None, keep_game: bool = False) -> Match:
+               record: bool = False, checker: Checker | None = None, keep_game: bool = False,
+               engine: str | None = None) -> Match:
     """Play match `index` to its end: a function of the compiled ruleset, the seats, the index
     and the seeds alone. With `checker`, every action is checked and the match's failures carry
     its number; with `keep_game`, the match holds its finished game."""
     global playing
-    game = playing = Game(compiled, game_seed)
+    game = playing = new_game(compiled, game_seed, engine=engine)
     bots, moves = seat_bots(seats, compiled.players, bot_seed, record)
     checked, failures = 0, ()
     if checker is None:
@@ -178,12 +180,12 @@ def play_chunk(compiled: Compiled, chunk: Chunk, keep_games: bool = False) -> li
                 for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
     checker = Checker(chunk.max_actions) if chunk.check else None
     return [play_match(compiled, chunk.first + k, game_seed, bot_seed, chunk.seats, chunk.record, checker,
-                       keep_games) for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
+                       keep_games, chunk.engine) for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
 
 
 def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...] | None = None, record: bool = False,
             invariants: Checker | None = None, workers: int = 1, ray: str | None = None,
-            play: Callable | None = None) -> Iterator[Match]:
+            play: Callable | None = None, engine: str | None = None) -> Iterator[Match]:
     """Play matches 0 .. games-1, in this process (`workers` 1), in a pool of `workers`
     processes, or on Ray (`ray`: a cluster's address, or "local" to start one here); yield them
     in match order whatever plays them, with their games when played in this process. Closing
@@ -194,7 +196,7 @@ def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...]
     pairs = itertools.islice(seeds(seed), games)
     max_actions = invariants.max_actions if invariants is not None else None
     chunks = (Chunk(first, tuple(itertools.islice(pairs, size)), seats, record, invariants is not None, max_actions,
-                    play)
+                    play, engine)
               for first in range(0, games, size))
     if ray is not None:
         from . import distributed  # Ray is an optional extra: imported only when asked for
@@ -257,7 +259,7 @@ def _play_in_worker(chunk: Chunk) -> list[Match]:
 def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], None] | None = None,
         record: Callable[[Match], None] | None = None, invariants: Checker | None = None, *,
         seats: tuple[str, ...] | None = None, workers: int = 1, ray: str | None = None,
-        tally: Tally | None = None) -> Stats:
+        tally: Tally | None = None, engine: str | None = None) -> Stats:
     """Play `games` matches, every seat a `RandomBot` (or a bot of the kind `seats` gives it);
     call `progress(done)` after each match.
     Raises `engine.EngineError` when the ruleset cannot go on (a round that cannot end).
@@ -267,13 +269,14 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
     once dealt, fails to end is one of its failures, not an error, and counts in the figures as
     it stands. `workers` and `ray` say who plays (see `matches`); the figures are the same.
     Each match is added to `tally` (a new one by default) after `record`: a run that is
-    interrupted leaves the tally with the matches it finished, and at most one more log."""
+    interrupted leaves the tally with the matches it finished, and at most one more log.
+    `engine` picks the engine (`engine.new_game`; None: CARDRULES_ENGINE, else the fast one)."""
     if games < 1:
         raise ValueError("games must be at least 1")
     tally = Tally(compiled, seats) if tally is None else tally
     start = time.perf_counter()
     played = matches(compiled, games, seed, seats=seats, record=record is not None, invariants=invariants,
-                     workers=workers, ray=ray)
+                     workers=workers, ray=ray, engine=engine)
     try:
         for match in played:
             if record is not None:

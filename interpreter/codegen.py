@@ -1,0 +1,950 @@
+"""The checked model compiled to Python source, the way jinja2 compiles a template: one module
+per (ruleset, selection, player count, params), with every condition inlined, the names in
+scope held in locals instead of env slots, and loops only over what can change.
+
+Safety: the generated text is made of identifiers this module makes (`v3`, `A0`, `P2`, ...),
+Python keywords and operators, and constants written with `repr` of checked ints, bools and
+strings (an attribute's enum value). No name, face or text of the ruleset file is ever written
+into the source: zones, plays, attributes and faces are numbered, and the objects they stand
+for (attribute tables, compiled plays) are handed to the module's namespace, never spelled.
+The source is ours, so running it with `exec` runs nothing of the file's.
+
+The generated functions compute exactly what the closures of `compile.py` compute (the engine
+in `engine.py` stays the plain reference; `tests/test_codegen.py` and
+`bench/engine_equivalence.py` hold the two equal move by move). Inlined: every expression of
+the language (with `count(x in C where x.a == v) > 0` and `some` written as a lookup in C),
+the legal actions of every play step and of the window (card filters, mates, chosen seats and
+piles, new-pile and onto-pile conditions, an onto condition `P == C` as an index of the piles),
+step conditions and draw counts, end-round conditions, the final round's condition, score,
+`until`, starter, setup conditions and `merge`. The other effects (moves of cards and piles,
+swap, pass, reverse, next turn, no answer) stay the compiled closures, called as the reference
+calls them. What each window play and end-round condition reads is recorded (`Reads`) for the
+fast engine's caches.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import weakref
+from dataclasses import dataclass, field
+
+from . import model as m
+from .compile import CHOSEN, FIXED_SLOTS, FREE, MATE, RNG, SELF, ZONES, Compiled, CPlay, CStep, _remove_pile
+
+# The context names a generated function may read from the env, as the closures do, when the
+# function does not hold them in a local: `round` and `totals` in `until`, `passes` anywhere.
+_ENV_NAMES = FIXED_SLOTS
+
+
+UNROLL = 8  # a loop over the seats is written out for up to this many players
+
+
+class CodegenError(Exception):
+    """A model the generator cannot write (never from a checked ruleset: a bug to report)."""
+
+
+def _literal(value) -> str:
+    """A checked constant as Python source: only ints, bools and strings, by `repr`."""
+    if type(value) in (int, bool, str):
+        return repr(value)
+    raise CodegenError(f"not a constant the generator writes: {type(value).__name__}")
+
+
+@dataclass
+class Reads:
+    """What a piece of generated code reads besides its locals: zones (by index) read at any
+    seat, zones read only at the seat in question, the seat's hand gone through for the faces
+    the play may take, and whether it reads the counters that change without a zone changing
+    (`passes`, `passed`, `round`, `totals`)."""
+
+    zones: set[int] = field(default_factory=set)
+    own: set[int] = field(default_factory=set)
+    hand: set[int] = field(default_factory=set)  # gone through for its cards' faces only (the play's hand)
+    counters: bool = False
+
+
+class _Writer:
+    def __init__(self):
+        self.lines: list[str] = []
+        self.depth = 0
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    def indent(self) -> None:
+        self.depth += 1
+
+    def dedent(self) -> None:
+        self.depth -= 1
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated module: its source (for reading and tests) and its functions by role."""
+
+    source: str
+    generate: dict[int, object]  # id(CStep) -> fn(env, seat) -> actions (no pass)
+    round_end: object  # fn(env, dirty) -> name or None, testing the conditions flagged dirty
+    when: dict[int, object]  # id(CStep) -> fn(env) -> bool, as the step's closure
+    count: dict[int, object]  # id(CStep) of a draw -> fn(env) -> int
+    final_when: object | None  # fn(env) -> bool; these four are drop-ins for the closures
+    score: object
+    until: object
+    starter: object
+    copy_zones: object  # fn(zones) -> a copy sharing no list
+    effects: tuple  # per play: its effects, generated where the generator writes them, else the closures
+    setup_where: tuple  # per setup step: its `where`, generated, or None
+    window_faces: tuple  # per window play: (card faces, mate faces) its hand share depends on, or None: any
+    window_reads: tuple[Reads, ...] | None  # what each of the window's plays reads
+    round_end_reads: tuple[Reads, ...]  # per end-round condition
+
+
+class _Generator:
+    def __init__(self, c: Compiled):
+        self.c = c
+        self.model = c.model
+        self.fresh_count = 0
+        self.w = _Writer()
+        self.reads = Reads()
+        self.attr_ids = {a: i for i, a in enumerate(c.attributes)}
+        self.memo: dict = {}  # a subexpression -> the local that holds its value here
+        self.top: list[str] = []  # module-level lines: tables worked out once
+        self.dest_zone = -1  # the destination of the play whose actions are being written
+
+    # ------------------------------------------------------------ hoisting
+
+    def hoist(self, exprs, known: set[str], scope: dict[str, str]) -> None:
+        """Compute, here, once, every largest subexpression of `exprs` that reads only names in
+        `known`: the loops below read it from a local. Expressions are pure, so computing one
+        that a short-circuit would have skipped changes no result."""
+        for e in exprs:
+            if e is not None:
+                self._hoist(e, known, scope)
+
+    def hoist_bodies(self, exprs, known: set[str], scope: dict[str, str]) -> None:
+        """Compute, here, what the bodies of the quantifiers in `exprs` read that does not
+        change from one element to the next: the statement that follows evaluates it once."""
+        for e in exprs:
+            if isinstance(e, (m.Each, m.Quantifier)):
+                self._hoist(e.body, known - {e.var}, scope)
+                self.hoist_bodies([e.collection], known, scope)
+            elif e is not None:
+                self.hoist_bodies(_children(e), known, scope)
+
+    def _hoist(self, e, known, scope) -> None:
+        if isinstance(e, (m.Const, m.ParamRef, m.Ref)) or e in self.memo:
+            return
+        if _free(e) <= known:
+            local = self.fresh("h")
+            self.w.line(f"{local} = {self.ex(e, scope)}")
+            self.memo[e] = local
+            return
+        if isinstance(e, (m.Each, m.Quantifier)):
+            self._hoist(e.collection, known, scope)
+            self._hoist(e.body, known - {e.var}, scope)
+            return
+        for child in _children(e):
+            self._hoist(child, known, scope)
+
+    # ------------------------------------------------------------ names
+
+    def fresh(self, prefix: str = "v") -> str:
+        self.fresh_count += 1
+        return f"{prefix}{self.fresh_count}"
+
+
+    # ------------------------------------------------------------ expressions
+
+    def ex(self, e, scope: dict[str, str]) -> str:
+        """`e` as a Python expression; `scope` maps the names in scope to their locals."""
+        hoisted = self.memo.get(e)
+        if hoisted is not None:
+            return hoisted
+        match e:
+            case m.Const(value=tuple() as values):
+                return "[" + ", ".join(_literal(v) for v in values) + "]"
+            case m.Const(value=value):
+                return _literal(value)
+            case m.ParamRef(name=name):
+                return _literal(int(self.c.params[name]))
+            case m.Ref(name=name):
+                return self.ref(name, scope)
+            case m.ZoneRef(zone=zone, seat=seat):
+                zi = self.c.zone_index[zone]
+                if seat is None:
+                    self.reads.zones.add(zi)
+                    return f"zones[{zi}]"
+                who = self.ex(seat, scope)
+                if isinstance(seat, m.Ref) and seat.name == "self" and scope.get("self") == "seat":
+                    self.reads.own.add(zi)
+                else:
+                    self.reads.zones.add(zi)
+                return f"zones[{zi}][{who}]"
+            case m.AttrOf(obj=obj, attr=attr, type=t):
+                table = f"A{self.attr_ids[attr]}"
+                if t.startswith("list:"):
+                    x = self.fresh("x")
+                    return f"[{table}[{x}] for {x} in {self.ex(obj, scope)}]"
+                return f"{table}[{self.ex(obj, scope)}]"
+            case m.Call(function=fn, args=(arg,)):
+                return self.call(fn, arg, scope)
+            case m.Each(function=fn, var=var, collection=coll, body=body):
+                seats = self.over_seats(var, coll, body, scope)
+                if seats is not None:
+                    return {"count": f"({' + '.join(f'(1 if {b} else 0)' for b in seats)})",
+                            "sum": f"({' + '.join(seats)})", "max": f"max([{', '.join(seats)}], default=0)",
+                            "min": f"min([{', '.join(seats)}], default=0)",
+                            "product": f"_prod([{', '.join(seats)}])"}[fn]
+                v = self.fresh()
+                c = self.ex(coll, scope)
+                b = self.ex(body, {**scope, var: v})
+                if fn == "count":
+                    return f"sum(1 for {v} in {c} if {b})"
+                if fn == "sum":
+                    return f"sum([{b} for {v} in {c}])"
+                if fn == "max":
+                    return f"max([{b} for {v} in {c}], default=0)"
+                if fn == "product":
+                    return f"_prod([{b} for {v} in {c}])"
+                return f"min([{b} for {v} in {c}], default=0)"
+            case m.Defined(body=body):
+                return self.ex(body, scope)
+            case m.Op(op=op, left=left, right=right):
+                some = self.count_test(op, left, right, scope)
+                if some is not None:
+                    return some
+                a, b = self.ex(left, scope), self.ex(right, scope)
+                if op == "/":
+                    return f"_div({a}, {b})"
+                if op == "%":
+                    return f"_mod({a}, {b})"
+                if op not in ("and", "or", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*"):
+                    raise CodegenError(f"no operator {op!r}")
+                return f"({a} {op} {b})"
+            case m.Unary(op="not", operand=x):
+                return f"(not {self.ex(x, scope)})"
+            case m.Unary(operand=x):
+                return f"(-{self.ex(x, scope)})"
+            case m.If(cond=cnd, then=a, otherwise=b):
+                return f"({self.ex(a, scope)} if {self.ex(cnd, scope)} else {self.ex(b, scope)})"
+            case m.Quantifier(kind="some", var=var, collection=coll, body=body):
+                return self.some(var, coll, body, scope)
+            case m.Quantifier(kind=kind, var=var, collection=coll, body=body):
+                seats = self.over_seats(var, coll, body, scope)
+                if seats is not None:  # a body is a truth value: the chain is one too
+                    return f"({' and '.join(seats)})"
+                v = self.fresh()
+                c = self.ex(coll, scope)
+                b = self.ex(body, {**scope, var: v})
+                return f"{'any' if kind == 'some' else 'all'}({b} for {v} in {c})"
+        raise CodegenError(f"cannot generate {type(e).__name__}")
+
+    def count_test(self, op: str, left, right, scope) -> str | None:
+        """`count(x in C where B) > 0` (or `== 0`) as `any(...)`: it stops at the first match."""
+        if not (isinstance(left, m.Each) and left.function == "count" and isinstance(right, m.Const)
+                and right.value == 0 and type(right.value) is int and op in (">", "==", "!=")):
+            return None
+        test = self.some(left.var, left.collection, left.body, scope)
+        return f"(not {test})" if op == "==" else test
+
+    def some(self, var: str, coll, body, scope) -> str:
+        """Whether `body` holds for some `var` in `coll`. When the body asks whether the
+        element's attribute equals a value the element does not change, the value is looked
+        for in the attributes, in C: `value in map(TABLE.__getitem__, coll)`."""
+        seats = self.over_seats(var, coll, body, scope)
+        if seats is not None:  # a body is a truth value: the chain is one too
+            return f"({' or '.join(seats)})"
+        c = self.ex(coll, scope)
+        if isinstance(body, m.Op) and body.op == "==":
+            for mine, other in ((body.left, body.right), (body.right, body.left)):
+                if (isinstance(mine, m.AttrOf) and mine.obj == m.Ref(var, mine.obj.type)
+                        and not mine.type.startswith("list:") and var not in _free(other)):
+                    value = self.ex(other, scope)
+                    return f"({value} in map(A{self.attr_ids[mine.attr]}.__getitem__, {c}))"
+        v = self.fresh()
+        b = self.ex(body, {**scope, var: v})
+        return f"any({b} for {v} in {c})"
+
+    def over_seats(self, var: str, coll, body, scope) -> list[str] | None:
+        """A body over `seats`, written out once per seat, the seat a number: the player count
+        is known, so the loop is not needed (up to UNROLL seats)."""
+        if not (isinstance(coll, m.Ref) and coll.name == "seats" and "seats" not in scope
+                and self.c.players <= UNROLL):
+            return None
+        return [self.ex(body, {**scope, var: _literal(s)}) for s in range(self.c.players)]
+
+    def ref(self, name: str, scope: dict[str, str]) -> str:
+        if name in scope:
+            if name == "target":  # the content of the play's destination is read
+                self.reads.zones.add(self.dest_zone)
+            return scope[name]
+        if name == "seats":
+            return "SEATS"
+        if name == "players":
+            return _literal(self.c.players)
+        if name in _ENV_NAMES:
+            if name in ("passes", "passed", "round", "totals"):
+                self.reads.counters = True
+            return f"env[{_ENV_NAMES[name]}]"
+        raise CodegenError(f"no local for a name in scope (#{len(name)})")
+
+    def call(self, fn: str, arg, scope) -> str:
+        x = self.ex(arg, scope)
+        t = arg.type
+        simple = x.isidentifier()
+        if fn == "count":
+            return f"sum(map(len, {x}))" if t == "zone:piles" else f"len({x})"
+        if fn in ("piles", "index") or (fn == "cards" and t != "zone:piles"):
+            return x
+        if fn == "cards":
+            p, y = self.fresh("p"), self.fresh("x")
+            return f"[{y} for {p} in {x} for {y} in {p}]"
+        if fn == "tops":
+            p = self.fresh("p")
+            return f"[{p}[-1] for {p} in {x}]"
+        if fn == "top":
+            if t == "pile" and simple:
+                return f"{x}[-1]"  # a pile is never empty
+            return f"({x}[-1] if {x} else NONE)" if simple else f"_top({x})"
+        if fn == "bottom":
+            if t == "pile" and simple:
+                return f"{x}[0]"
+            return f"({x}[0] if {x} else NONE)" if simple else f"_bottom({x})"
+        if fn == "product":
+            return f"_prod({x})"
+        if fn == "seat":
+            return f"({x} % {self.c.players})"
+        if fn == "sum":
+            return f"sum({x})"
+        if fn in ("max", "min"):
+            return f"{fn}({x}, default=0)"
+        if fn == "distinct":
+            return f"list(dict.fromkeys({x}))"
+        raise CodegenError(f"cannot generate call {fn!r}")
+
+    # ------------------------------------------------------------ functions
+
+    def function(self, name: str, params: str) -> None:
+        """`def name(env, ...)`: like a closure, it reads the env, its zones in a local."""
+        self.w.line(f"def {name}({params}):")
+        self.w.indent()
+        self.w.line(f"zones = env[{ZONES}]")
+
+    def end(self) -> None:
+        self.w.dedent()
+        self.w.line("")
+
+    def expression_function(self, name: str, e, scope: dict | None = None) -> None:
+        """A drop-in for the closure of `e`: `fn(env)`, the context names read from the env."""
+        self.function(name, "env")
+        self.reads = Reads()
+        self.w.line(f"return {self.ex(e, scope or {})}")
+        self.end()
+
+    def generator(self, name: str, step: CStep) -> None:
+        """The distinct actions of a play step or a window for `seat`, in the order the
+        reference engine lists them."""
+        w = self.w
+        self.function(name, "env, seat")
+        w.line(f"env[{SELF}] = seat")
+        w.line("out = []")
+        w.line("add = out.append")
+        distinct: dict[int, str] = {}
+        for play in step.plays:
+            self.play_actions(play, distinct)
+        w.line("return out")
+        self.end()
+
+    def window(self, name: str, step: CStep) -> list[Reads]:
+        """`fn(env, seat, parts)`: the window's actions for `seat`, each play's share kept in
+        `parts` (None: to compute). A share is NO_CARD when the hand holds no card the play may
+        take, NO_MATE when it holds no card that may go with one: only a card of such a face
+        coming into the hand can change it. Returns what each play reads."""
+        w = self.w
+        self.function(name, "env, seat, parts")
+        w.line(f"env[{SELF}] = seat")
+        w.line("out = []")
+        reads = []
+        zones_of_hands = sorted({p.card_zone for p in step.plays})
+        for z in zones_of_hands:
+            w.line(f"d{z} = None")
+        for k, play in enumerate(step.plays):
+            self.reads = Reads()
+            w.line(f"part = parts[{k}]")
+            w.line("if part is None:")
+            w.indent()
+            w.line("part = NO_CARD")
+            self.play_actions(play, {}, share=True)
+            w.line(f"parts[{k}] = part")
+            w.dedent()
+            w.line("if part:")
+            w.line("    out += part")
+            reads.append(self.reads)
+        w.line("return out")
+        self.end()
+        return reads
+
+    def play_actions(self, play: CPlay, distinct: dict[int, str], share: bool = False) -> None:
+        w, P, model = self.w, f"P{play.index}", play.model
+        memo = dict(self.memo)
+        scope = {"self": "seat"}
+        self.reads.hand.add(play.card_zone)
+        hand = f"hand{play.card_zone}"
+        w.line(f"{hand} = zones[{play.card_zone}][seat]")
+        w.line(f"if {hand}:")
+        w.indent()
+        d = f"d{play.card_zone}" if share else distinct.get(play.card_zone)
+        if d is None or share:  # a hand's distinct faces, once for all the plays from it
+            if share:
+                w.line(f"if {d} is None:")
+                w.indent()
+            else:
+                d = distinct[play.card_zone] = self.fresh("faces")
+            w.line(f"{d} = {{}}")
+            w.line(f"for c in {hand}:")
+            w.line(f"    f = FACE_OF[c]")
+            w.line(f"    if f not in {d}:")
+            w.line(f"        {d}[f] = c")
+            if share:
+                w.dedent()
+        opened = 1
+        faces = None
+        if play.faces is not None:
+            faces = f"F{play.index}"
+            w.line(f"if not {faces}.isdisjoint({d}):")
+            w.indent()
+            opened += 1
+        if play.mate is not None and play.mate[0] == play.card_zone and self.mate_faces(play) is not None:
+            if share:
+                w.line("part = NO_MATE")
+            w.line(f"if not M{play.index}.isdisjoint({d}):")  # some card of the hand may go with it
+            w.indent()
+            opened += 1
+        if share:
+            w.line("part = []")
+            w.line("add = part.append")
+        dest = self.fresh("dest")
+        self.dest_zone = play.dest_zone
+        if play.onto_pile is not None:  # its piles are gone through; else only a `target` read reads it
+            self.reads.zones.add(play.dest_zone)
+        w.line(f"{dest} = zones[{play.dest_zone}]")
+        card_filter = None if play.card_filter is None else self.dynamic_filter(play)
+        named = {model.mate.name} if model.mate else set()
+        later = [model.mate and model.mate.where, model.new_pile and model.new_pile.expr,
+                 model.onto_pile and model.onto_pile.expr, model.choose and model.choose.where]
+        self.hoist([card_filter, model.dest_seat, *later], {"self"}, scope)
+        if play.dest_seats == "":
+            targets = None
+        elif play.dest_seat is not None:
+            targets = f"({self.ex(model.dest_seat, scope)},)"
+        else:
+            targets = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
+        join = self.equality_join(play, {"self", "card", *named}) if play.choose is None else None
+        index = None
+        if join is not None:
+            index = self.fresh("index")
+            w.line(f"{index} = None")
+        w.line(f"for face, card in {d}.items():")
+        w.indent()
+        if faces is not None:
+            w.line(f"if face not in {faces}:")
+            w.line("    continue")
+        scope = {**scope, "card": "card"}
+        if card_filter is not None:
+            self.hoist_bodies([card_filter], {"self", "card"}, scope)
+            w.line(f"if not {self.ex(card_filter, scope)}:")
+            w.line("    continue")
+        self.hoist(later, {"self", "card"}, scope)
+        depth = 1
+        key = "face"
+        if play.mate is not None:
+            mate_zone, _ = play.mate
+            self.reads.hand.add(mate_zone)
+            mates, mate = self.fresh("mates"), self.fresh("mate")
+            w.line(f"{mates} = {{}}")
+            w.line(f"for c in zones[{mate_zone}][seat]:")
+            w.line("    if c != card:")
+            w.line(f"        f = FACE_OF[c]")
+            w.line(f"        if f not in {mates}:")
+            w.line(f"            {mates}[f] = c")
+            w.line(f"for mate_face, {mate} in {mates}.items():")
+            w.indent()
+            depth += 1
+            scope = {**scope, model.mate.name: mate}
+            if model.mate.where is not None:
+                w.line(f"if not {self.ex(model.mate.where, scope)}:")
+                w.line("    continue")
+            self.hoist(later[1:], {"self", "card", *named}, scope)
+            key = "(face, mate_face)"
+        if play.choose is not None:
+            self.chosen_actions(play, P, key, dest, scope)
+        else:
+            if join is not None:
+                self.pile_index(index, join[0], dest, targets, scope)
+            self.target_actions(play, P, key, dest, targets, scope, {"self", "card", *named},
+                                None if join is None else (index, join[1]))
+        for _ in range(depth + opened):
+            w.dedent()
+        self.memo = memo
+
+    def mate_faces(self, play: CPlay) -> str | None:
+        """`M<play>`, the faces that the mate's card-only conditions keep, written once at the
+        module's top; None when no condition reads the mate alone."""
+        where, name = play.model.mate.where, play.model.mate.name
+        if where is None:
+            return None
+        static = [e for e in _conjuncts(where) if m.reads_only(e, {name})]
+        if not static:
+            return None
+        c = self.fresh("c")
+        test = " and ".join(self.ex(e, {name: c}) for e in static)
+        self.top.append(f"M{play.index} = frozenset(f for f, {c} in FIRST.items() if {test})")
+        return f"M{play.index}"
+
+    def dynamic_filter(self, play: CPlay):
+        """The part of the card filter that the faces set does not already decide: the same
+        split `compile._face_filter` makes, so the same conjuncts are tested."""
+        rest = [e for e in _conjuncts(play.model.card_filter) if not m.reads_only(e, {"card"})]
+        dynamic = rest[0]
+        for e in rest[1:]:
+            dynamic = m.Op("and", dynamic, e, "bool")
+        return dynamic
+
+    def equality_join(self, play: CPlay, known: set[str]):
+        """An `onto pile when P == C` where P reads the pile (and its zone) and C the card: the
+        piles are indexed by P once, and each card looks up C, instead of testing every pile
+        for every card. Returns (P, C) or None."""
+        cond = play.model.onto_pile and play.model.onto_pile.expr
+        if not (isinstance(cond, m.Op) and cond.op == "=="):
+            return None
+        for pile_side, card_side in ((cond.left, cond.right), (cond.right, cond.left)):
+            if ("pile" in _free(pile_side) and _free(pile_side) <= {"pile", "target", "owner", "self"}
+                    and _free(card_side) <= known and not pile_side.type.startswith("list:")
+                    and pile_side.type not in ("zone", "zone:piles", "pile")):
+                return pile_side, card_side
+        return None
+
+    def pile_index(self, index: str, pile_side, dest: str, targets: str | None, scope) -> None:
+        """Once per play and seat, lazily: for each target, its piles' indices by `pile_side`."""
+        w = self.w
+        w.line(f"if {index} is None:")
+        w.indent()
+        w.line(f"{index} = {{}}")
+        w.line(f"for t in {targets or '(-1,)'}:")
+        w.line(f"    target = {dest}[t]" if targets else f"    target = {dest}")
+        w.line("    by_key = {}")
+        w.line("    for i, pile in enumerate(target):")
+        w.line(f"        by_key.setdefault({self.ex(pile_side, {**scope, 'target': 'target', 'owner': 't', 'pile': 'pile'})}, []).append(i)")
+        w.line(f"    {index}[t] = by_key")
+        w.dedent()
+
+    def target_actions(self, play: CPlay, P: str, key: str, dest: str, targets: str | None, scope,
+                       known: set[str], join: tuple | None = None) -> None:
+        w = self.w
+        memo = dict(self.memo)
+        plain = play.new_pile is None and play.onto_pile is None
+        if targets is None:
+            w.line(f"target = {dest}")
+            t = "-1"
+        else:
+            t = "t"
+            w.line(f"for t in {targets}:")
+            w.indent()
+            w.line(f"target = {dest}[t]")
+        scope = {**scope, "target": "target", "owner": t}
+        model = play.model
+        if plain:
+            w.line(f"add(({P}, {key}, {t}, -1))")
+        if play.onto_pile is not None and targets is not None:
+            self.hoist([model.onto_pile.expr], {*known, "target", "owner"}, scope)
+        if play.new_pile is not None:
+            cond = model.new_pile.expr
+            if cond is None:
+                w.line(f"add(({P}, {key}, {t}, -1))")
+            else:
+                self.hoist_bodies([cond], {*known, "target", "owner"}, scope)
+                w.line(f"if {self.ex(cond, scope)}:")
+                w.line(f"    add(({P}, {key}, {t}, -1))")
+        if join is not None:
+            index, card_side = join
+            w.line(f"for i in {index}[{t}].get({self.ex(card_side, scope)}, ()):")
+            w.line(f"    add(({P}, {key}, {t}, i))")
+        elif play.onto_pile is not None:
+            cond = model.onto_pile.expr
+            w.line("for i, pile in enumerate(target):")
+            if cond is None:
+                w.line(f"    add(({P}, {key}, {t}, i))")
+            else:
+                w.indent()
+                self.hoist_bodies([cond], {*known, "target", "owner", "pile"}, {**scope, "pile": "pile"})
+                w.line(f"if {self.ex(cond, {**scope, 'pile': 'pile'})}:")
+                w.line(f"    add(({P}, {key}, {t}, i))")
+                w.dedent()
+        if targets is not None:
+            w.dedent()
+        self.memo = memo
+
+    def chosen_actions(self, play: CPlay, P: str, key: str, dest: str, scope) -> None:
+        w = self.w
+        kind, piles_zone, seats, _ = play.choose
+        choose = play.model.choose
+        scope = {**scope, "target": dest}
+        seats_expr = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[seats]
+        w.line(f"for t in {seats_expr}:")
+        w.indent()
+        if kind == "seat":
+            cond = None if choose.where is None else self.ex(choose.where, {**scope, choose.name: "t"})
+            w.line(f"if {cond}:" if cond else "if True:")
+            w.line(f"    add(({P}, {key}, t, -1))")
+        else:
+            self.reads.zones.add(piles_zone)
+            chosen = self.fresh("chosen")
+            w.line(f"for i, {chosen} in enumerate(zones[{piles_zone}][t]):")
+            cond = None if choose.where is None else self.ex(choose.where, {**scope, choose.name: chosen})
+            w.line(f"    if {cond}:" if cond else "    if True:")
+            w.line(f"        add(({P}, {key}, t, i))")
+        w.dedent()
+
+    def merge(self, name: str, e: m.Merge) -> None:
+        """A drop-in for `compile._merge`'s closure: every other pile of the collection that
+        meets the condition goes under the receiving pile, which keeps its place."""
+        w = self.w
+        self.function(name, "env")
+        context = {"self", "card", "target", "owner", "pile"}
+        self.hoist([e.where], context, {})
+        w.line(f"receiving = env[{FIXED_SLOTS['pile']}]")
+        w.line(f"piles = {self.ex(e.collection, {})}")
+        w.line("under = []")
+        w.line("kept = []")
+        v = self.fresh()
+        w.line(f"for {v} in piles:")
+        w.line(f"    if {v} is not receiving:")
+        w.line(f"        if {'True' if e.where is None else self.ex(e.where, {e.var: v})}:")
+        w.line(f"            under.extend({v})")
+        w.line("            continue")
+        w.line(f"    kept.append({v})")
+        w.line("if under:")
+        w.line("    receiving[:0] = under")
+        w.line("    piles[:] = kept")
+        self.memo = {}
+        self.end()
+
+    def move_cards(self, name: str, e: m.MoveCards, named: dict[str, str]) -> None:
+        """A drop-in for `compile._move_cards`'s closure: up to `count` cards from the top of a
+        zone or a pile down (or at random), those `where` keeps; into a zone of piles each card
+        starts a pile; a pile left empty is taken away. Without `at random`, the cards are
+        looked at from the top only until enough are found: `where` is pure, so the same ones
+        are taken."""
+        w = self.w
+        self.function(name, "env")
+        x = self.fresh("x")
+        inner = {**named, e.var: x} if e.var else named
+        w.line(f"src = {self.ex(e.source, named)}")
+        w.line(f"wanted = {'len(src)' if e.count is None else self.ex(e.count, named)}")
+        keep = "True" if e.where is None else self.ex(e.where, inner)
+        if e.random:
+            w.line("fits = []")
+            w.line("for i in range(len(src) - 1, -1, -1):")
+            w.line(f"    {x} = src[i]")
+            w.line(f"    if {keep}:")
+            w.line("        fits.append(i)")
+            w.line(f"taken = env[{RNG}].sample(fits, min(wanted, len(fits)))[:max(wanted, 0)]")
+        else:
+            w.line("taken = []")
+            w.line("if wanted > 0:")
+            w.line("    for i in range(len(src) - 1, -1, -1):")
+            w.line(f"        {x} = src[i]")
+            w.line(f"        if {keep}:")
+            w.line("            taken.append(i)")
+            w.line("            if len(taken) >= wanted:")
+            w.line("                break")
+        w.line("cards = [src[i] for i in taken]")
+        w.line("for i in sorted(taken, reverse=True):")
+        w.line("    del src[i]")
+        w.line(f"for {x} in cards:")
+        w.line(f"    env[{FREE}] = {x}")
+        dest = self.ex(e.dest, inner)
+        w.line(f"    {dest}.append([{x}] if {e.dest.type == 'zone:piles'} else {x})")
+        if e.source.type == "pile":
+            w.line("if not src:")
+            w.line("    _remove_pile(zones, PILE_ZONES, src)")
+        self.end()
+
+    def copier(self) -> None:
+        """`copy_zones(zones)`: a copy of every zone that shares no list with the original."""
+        parts = []
+        for k, zone in enumerate(self.model.zones):
+            one = f"[list(p) for p in {{}}]" if zone.piles else "list({})"
+            parts.append(f"[{one.format('s')} for s in zones[{k}]]" if zone.per_seat else one.format(f"zones[{k}]"))
+        self.w.line("def copy_zones(zones):")
+        self.w.line(f"    return [{', '.join(parts)}]")
+        self.w.line("")
+
+    def round_end(self, names: list[str]) -> list[Reads]:
+        """`round_end(g, dirty)`: the first end-round condition that holds, testing only those
+        `dirty` flags (the others read nothing that changed since they last failed)."""
+        w = self.w
+        self.function("round_end", "env, dirty")
+        reads = []
+        for k, rule in enumerate(self.model.round_ends):
+            self.reads = Reads()
+            test = self.ex(rule.cond, {})
+            reads.append(self.reads)
+            if self.reads.counters:  # it reads what changes without a zone changing: always tested
+                w.line(f"if {test}:")
+                w.line(f"    return {names[k]}")
+                continue
+            w.line(f"if dirty[{k}]:")
+            w.line(f"    if {test}:")
+            w.line(f"        return {names[k]}")
+            w.line(f"    dirty[{k}] = False")
+        w.line("return None")
+        self.end()
+        return reads
+
+
+def _conjuncts(where) -> list:
+    """`a and b and c` as [a, b, c], in order."""
+    out, todo = [], [where]
+    while todo:
+        e = todo.pop()
+        if isinstance(e, m.Op) and e.op == "and":
+            todo += [e.right, e.left]
+        else:
+            out.append(e)
+    return out
+
+
+_CONSTANT_NAMES = frozenset({"seats", "players", "passes", "passed"})  # unchanged while a seat's actions are listed
+
+
+def _free(e) -> frozenset[str]:
+    """The names an expression reads that some binder or context sets."""
+    match e:
+        case m.Ref(name=name):
+            return frozenset() if name in _CONSTANT_NAMES else frozenset({name})
+        case m.Each(var=var, collection=coll, body=body) | m.Quantifier(var=var, collection=coll, body=body):
+            return _free(coll) | (_free(body) - {var})
+    out = frozenset()
+    for child in _children(e):
+        out |= _free(child)
+    return out
+
+
+def _children(e) -> tuple:
+    match e:
+        case m.ZoneRef(seat=seat):
+            return () if seat is None else (seat,)
+        case m.AttrOf(obj=obj):
+            return (obj,)
+        case m.Call(args=args) | m.Defined(args=args):
+            return tuple(args) if isinstance(e, m.Call) else (e.body,)
+        case m.Each(collection=coll, body=body) | m.Quantifier(collection=coll, body=body):
+            return (coll, body)
+        case m.Op(left=a, right=b):
+            return (a, b)
+        case m.Unary(operand=x):
+            return (x,)
+        case m.If(cond=cnd, then=a, otherwise=b):
+            return (cnd, a, b)
+    return ()
+
+
+def _faces_read(play: CPlay, ns: dict) -> tuple[frozenset, frozenset] | None:
+    """The faces whose coming and going in the hand can change the play's share of the window:
+    those its card may have, and those its mate may have; None when that is any face."""
+    mates = ns.get(f"M{play.index}")
+    if play.faces is None or (play.mate is not None and mates is None):
+        return None
+    return play.faces, mates or frozenset()
+
+
+def effect_writes(c: Compiled, play: CPlay) -> tuple[int, ...] | None:
+    """The zones (at any seat) that a play's effects may change, or None when they may change
+    any zone or draw on the random source (moves of cards and piles)."""
+    zones: set[int] = set()
+    for e in play.model.effects:
+        if isinstance(e, m.Merge):
+            named = _zones_named(c, e.collection, play)
+            if named is None:
+                return None
+            zones |= named
+        elif isinstance(e, m.Swap):
+            zones |= {c.zone_index[z] for z in e.zones}
+        elif isinstance(e, m.PassZone):
+            zones.add(c.zone_index[e.zone])
+        elif not isinstance(e, (m.Reverse, m.NextTurn, m.NoAnswer)):
+            return None
+    return tuple(sorted(zones))
+
+
+def _zones_named(c: Compiled, e, play: CPlay) -> set[int] | None:
+    """The zones an expression's value may belong to; None when it names a pile or a zone
+    that could be any."""
+    if isinstance(e, m.ZoneRef):
+        return {c.zone_index[e.zone]}
+    if isinstance(e, m.Ref):
+        if e.name == "target":
+            return {play.dest_zone}
+        return None if e.type in ("pile", "zone", "zone:piles") else set()
+    out: set[int] = set()
+    for child in _children(e):
+        named = _zones_named(c, child, play)
+        if named is None:
+            return None
+        out |= named
+    return out
+
+
+class Shallow(tuple):
+    """An empty window share that only a card coming into the seat's hand can change."""
+
+
+NO_CARD = Shallow()  # the hand holds no card of a face the play takes
+NO_MATE = Shallow()  # it holds none that may go with one
+
+
+def _div(a: int, b: int) -> int:
+    """Whole division; by zero gives 0, as in the closures."""
+    return a // b if b else 0
+
+
+def _mod(a: int, b: int) -> int:
+    return a % b if b else 0
+
+
+@dataclass(frozen=True)
+class _Module:
+    """A generated module before it meets a compiled ruleset: its source, its code, and which
+    function plays which role (steps by their place: the turn's, then the final round's)."""
+
+    source: str
+    code: object
+    generate: tuple[tuple[int, str], ...]  # (step place, function) ; place -1: the window
+    when: tuple[tuple[int, str], ...]
+    count: tuple[tuple[int, str], ...]
+    effects: tuple[tuple[int, int, str], ...]  # (play index, effect index, function)
+    setup: tuple[tuple[int, str], ...]  # (setup step, its `where`)
+    window_reads: tuple[Reads, ...] | None
+    round_end_reads: tuple[Reads, ...]
+
+
+def write(c: Compiled) -> _Module:
+    """Write and compile the module for a compiled ruleset (its model, players and params)."""
+    g = _Generator(c)
+    model = c.model
+    generate_fns, when_fns, count_fns = [], [], []
+    window_reads = None
+    sources = list(model.turn) + (list(model.final.steps) if model.final else [])
+    for k, (step, source) in enumerate(zip(_steps(c), sources)):
+        if step.kind == "play":
+            g.generator(f"gen{k}", step)
+            generate_fns.append((k, f"gen{k}"))
+        else:
+            g.expression_function(f"count{k}", source.count)
+            count_fns.append((k, f"count{k}"))
+        if source.when is not None:
+            g.expression_function(f"when{k}", source.when)
+            when_fns.append((k, f"when{k}"))
+    if c.window is not None:
+        window_reads = tuple(g.window("gen_window", c.window))
+        generate_fns.append((-1, "gen_window"))
+    round_end_reads = g.round_end([f"R{k}" for k in range(len(c.round_ends))])
+    if c.final is not None:
+        g.expression_function("final_when", model.final.when)
+    g.expression_function("score", model.score.expr, {model.score.var: f"env[{c.score_slot}]"})
+    g.copier()
+    setup_fns = []
+    for k, op in enumerate(model.setup):
+        if not isinstance(op, m.Shuffle) and op.where is not None:
+            g.expression_function(f"setup{k}", op.where)
+            setup_fns.append((k, f"setup{k}"))
+    effect_fns = []
+    for play in c.plays:
+        for k, e in enumerate(play.model.effects):
+            if isinstance(e, (m.Merge, m.MoveCards)):
+                named = {**({play.model.choose.name: f"env[{CHOSEN}]"} if play.model.choose else {}),
+                         **({play.model.mate.name: f"env[{MATE}]"} if play.model.mate else {})}
+                if isinstance(e, m.Merge):
+                    g.merge(f"effect{play.index}_{k}", e)
+                else:
+                    g.move_cards(f"effect{play.index}_{k}", e, named)
+                effect_fns.append((play.index, k, f"effect{play.index}_{k}"))
+    g.expression_function("until", model.match.until)
+    g.expression_function("starter", model.match.starter)
+    source = _HEADER + "\n".join(g.top + [""] + g.w.lines)
+    return _Module(source, compile(source, "<cardrules generated>", "exec"), tuple(generate_fns),
+                   tuple(when_fns), tuple(count_fns), tuple(effect_fns), tuple(setup_fns), window_reads,
+                   tuple(round_end_reads))
+
+
+_HEADER = "# Generated by cardrules.interpreter.codegen: its own identifiers and repr'd constants only.\n"
+
+
+def _steps(c: Compiled) -> list[CStep]:
+    """The turn's steps, then the final round's."""
+    return [*c.turn, *(c.final[2] if c.final else ())]
+
+
+def _namespace(c: Compiled) -> dict:
+    """What the module's names stand for, taken from this compiled ruleset: its attribute
+    tables, its plays and their face sets, its end-round names."""
+    none = c.deck_size
+    first: dict[int, int] = {}
+    for card, face in enumerate(c.face_of):
+        first.setdefault(face, card)
+    ns = {"_remove_pile": _remove_pile,
+          "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "NO_CARD": NO_CARD, "NO_MATE": NO_MATE, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none, "FACE_OF": c.face_of,
+          "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none,
+          "SEATS": tuple(range(c.players)),
+          "OTHERS": tuple(tuple(s for s in range(c.players) if s != seat) for seat in range(c.players))}
+    ns.update({f"A{i}": table for i, table in enumerate(c.attributes.values())})
+    ns.update({f"P{p.index}": p for p in c.plays})
+    ns.update({f"F{p.index}": p.faces for p in c.plays})
+    ns.update({f"R{k}": name for k, (name, _) in enumerate(c.round_ends)})
+    return ns
+
+
+def model_key(c: Compiled) -> str:
+    """A hash of what a module is specialised to: the model (with its selection), the player
+    count and the params."""
+    text = repr((c.model, c.players, sorted(c.params.items())))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+_MODULES: dict[str, _Module] = {}  # model key -> module, written once per process
+_LOADED: dict[int, tuple[weakref.ref, Generated]] = {}  # id(compiled) -> its functions
+
+
+def generated(c: Compiled) -> Generated:
+    """The generated functions of `c`: the module is written once per model key, and run once
+    per compiled ruleset, whose plays the actions hold."""
+    found = _LOADED.get(id(c))
+    if found is not None and found[0]() is c:
+        return found[1]
+    key = model_key(c)
+    module = _MODULES.get(key)
+    if module is None:
+        module = _MODULES[key] = write(c)
+    ns = _namespace(c)
+    exec(module.code, ns)
+    steps = _steps(c)
+    written = {(play, k): fn for play, k, fn in module.effects}
+    at = {**{k: step for k, step in enumerate(steps)}, -1: c.window}
+    result = Generated(
+        source=module.source,
+        generate={id(at[k]): ns[fn] for k, fn in module.generate},
+        round_end=ns["round_end"],
+        when={id(at[k]): ns[fn] for k, fn in module.when},
+        count={id(at[k]): ns[fn] for k, fn in module.count},
+        final_when=ns.get("final_when"),
+        score=ns["score"], until=ns["until"], starter=ns["starter"], copy_zones=ns["copy_zones"],
+        window_faces=tuple(_faces_read(p, ns) for p in (c.window.plays if c.window else ())),
+        setup_where=tuple(ns[dict(module.setup)[k]] if k in dict(module.setup) else None
+                          for k in range(len(c.setup))),
+        effects=tuple(tuple(ns[written[(p.index, k)]] if (p.index, k) in written else closure
+                            for k, closure in enumerate(p.effects)) for p in c.plays),
+        window_reads=module.window_reads, round_end_reads=module.round_end_reads)
+    cid = id(c)
+    _LOADED[cid] = (weakref.ref(c, lambda _: _LOADED.pop(cid, None)), result)
+    return result

@@ -1,0 +1,56 @@
+"""The fast engine held equal to the reference, move by move: both play the same random
+matches in lockstep, and at every position the distinct legal actions (in order), the seat to
+move, every seat's view, the totals and the round results must be the same. Ludii's
+TestCustomPlayouts does this for its specialised playouts."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .compile import Compiled
+from .engine import Game, new_game
+
+
+class Mismatch(AssertionError):
+    """The two engines disagree: where, and on what."""
+
+
+@dataclass(frozen=True)
+class Compared:
+    matches: int
+    positions: int
+
+
+def _compare(ref: Game, fast: Game, where: str) -> None:
+    if ref.actions() != fast.actions():
+        raise Mismatch(f"{where}: legal actions differ:\n  reference {[str(ref.move_of(a)) for a in ref.actions()]}\n"
+                       f"  fast      {[str(fast.move_of(a)) for a in fast.actions()]}")
+    if ref.to_move != fast.to_move or ref.over != fast.over:
+        raise Mismatch(f"{where}: seat to move {ref.to_move} vs {fast.to_move}, over {ref.over} vs {fast.over}")
+    for seat in range(ref.n):
+        if ref.view(seat) != fast.view(seat):
+            raise Mismatch(f"{where}: seat {seat}'s view differs")
+    st, sf = ref.state, fast.state
+    if (st.totals, st.results, st.plays, st.direction, st.next_turns, st.step) != (
+            sf.totals, sf.results, sf.plays, sf.direction, sf.next_turns, sf.step):
+        raise Mismatch(f"{where}: scores, results or turn state differ")
+
+
+def compare(compiled: Compiled, positions: int, seed: int = 0, max_matches: int | None = None) -> Compared:
+    """Random matches on both engines until `positions` positions have been compared (or
+    `max_matches` matches played); raise `Mismatch` at the first difference."""
+    chooser = random.Random(seed)
+    done = matches = 0
+    while done < positions and (max_matches is None or matches < max_matches):
+        game_seed = chooser.getrandbits(32)
+        ref, fast = new_game(compiled, game_seed, engine="reference"), new_game(compiled, game_seed, engine="fast")
+        matches += 1
+        while True:
+            _compare(ref, fast, f"match seed {game_seed}, position {done}")
+            done += 1
+            if ref.over:
+                break
+            action = chooser.choice(ref.actions())
+            ref.play(action)
+            fast.play(action)
+    return Compared(matches, done)

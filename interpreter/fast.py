@@ -1,0 +1,421 @@
+"""The fast engine: `engine.Game` running the generated module of `codegen.py` in place of
+the closures, with the answers that cost nothing when nothing changed.
+
+It keeps the reference's state, actions and public interface, so bots, self-play, scenarios
+and invariants run on either; `tests/test_codegen.py` and `bench/engine_equivalence.py` hold
+the two equal move by move. What it adds:
+
+- each seat's response-window answer is kept until a zone its plays read changes (the
+  generator knows which zones those are); a window where no seat can answer closes at once;
+- an end-round condition is tested again only after a zone it reads has changed;
+- `clone()`, a copy of the match for search, that shares nothing that changes.
+
+Every change to a zone goes through `_wrote` (a play's card, its destination, a draw) or
+forgets everything (an effect, a new round, a position set by hand).
+"""
+from __future__ import annotations
+
+import random
+import weakref
+from dataclasses import dataclass, replace
+
+from . import codegen
+from .codegen import NO_CARD, NO_MATE, Shallow
+from .compile import CHOSEN, MATE, PASSES, PILE, RNG, SELF, STATE, TOTALS, ZONES, CARD, OWNER, TARGET, Compiled
+from .engine import PASS, EngineError, Game, State
+from .progress import idle_round, idle_state
+
+_ALL = -2  # `_wrote`'s seat for "every seat's part of the zone"
+
+
+def fast_compiled(c: Compiled, gen: codegen.Generated) -> Compiled:
+    """`c` with its closures replaced by the generated functions; its plays stay the same
+    objects, so actions are equal on both engines."""
+    def step(s):
+        return replace(s, when=gen.when.get(id(s), s.when), count=gen.count.get(id(s), s.count))
+
+    final = c.final and (c.final[0], gen.final_when, tuple(step(s) for s in c.final[2]), *c.final[3:])
+    setup = tuple(op[:4] + (gen.setup_where[k] or op[4],) if op[0] != "shuffle" else op
+                  for k, op in enumerate(c.setup))
+    return replace(c, turn=tuple(step(s) for s in c.turn), final=final, score=gen.score, until=gen.until,
+                   starter=gen.starter, setup=setup)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the fast engine works out once per compiled ruleset: the compiled ruleset with the
+    generated functions in place, each step's parts, and which end-round conditions and window
+    shares read each zone."""
+
+    fast: Compiled
+    programs: tuple  # (turn, final): per step (is play, when, generate, optional, or pass, count, source, dest, step)
+    window_gen: object | None
+    round_end: object
+    shares: int  # the window's plays
+    keep_answers: bool  # no window play reads what changes without a zone changing
+    readers: tuple  # per zone: the end-round conditions that read it
+    coarse: tuple  # per zone: the window shares that read it at any seat
+    own: tuple  # per zone: the shares that read it at the seat asked
+    hand: tuple  # per zone: {face: ((share, as a mate), ...)} for the shares that go through it for faces only
+    any_face: tuple  # per zone: the shares that go through it for any face
+    budget: int
+    copy_zones: object
+    zones: tuple  # per zone: (readers, coarse, own, hand, any face), as `_wrote` reads them
+    effects: tuple  # per play: its effect functions
+    effect_writes: tuple  # per play: the zones its effects change, or None for any
+
+
+_PLANS: dict[int, tuple[weakref.ref, Plan]] = {}
+
+
+def plan(compiled: Compiled) -> Plan:
+    found = _PLANS.get(id(compiled))
+    if found is not None and found[0]() is compiled:
+        return found[1]
+    gen = codegen.generated(compiled)
+    fast = fast_compiled(compiled, gen)
+    gens = {id(s): gen.generate[id(o)] for s, o in zip(_steps(fast), _steps(compiled)) if id(o) in gen.generate}
+    reads = gen.window_reads or ()
+    zones = range(len(compiled.model.zones))
+    hand, any_face = [], []
+    for z in zones:
+        by_face: dict[int, list[tuple[int, bool]]] = {}
+        anyone = []
+        for k, r in enumerate(reads):
+            if z in r.hand and z not in r.own and z not in r.zones:
+                if gen.window_faces[k] is None:
+                    anyone.append(k)
+                else:
+                    cards, mates = gen.window_faces[k]
+                    for f in cards:
+                        by_face.setdefault(f, []).append((k, False))
+                    for f in mates:
+                        by_face.setdefault(f, []).append((k, True))
+        hand.append({f: tuple(ks) for f, ks in by_face.items()})
+        any_face.append(tuple(anyone))
+    longest = max(len(compiled.turn), len(compiled.final[2]) if compiled.final else 0)
+    result = Plan(
+        fast=fast,
+        programs=tuple(tuple((s.kind == "play", s.when, gens.get(id(s)), s.optional, s.or_pass, s.count,
+                              s.source, s.dest, s) for s in steps)
+                       for steps in (fast.turn, fast.final[2] if fast.final else ())),
+        window_gen=gen.generate.get(id(compiled.window)) if compiled.window else None,
+        round_end=gen.round_end, shares=len(reads), keep_answers=not any(r.counters for r in reads),
+        readers=tuple(tuple(k for k, r in enumerate(gen.round_end_reads) if z in r.zones or z in r.own or z in r.hand)
+                      for z in zones),
+        coarse=tuple(tuple(k for k, r in enumerate(reads) if z in r.zones) for z in zones),
+        own=tuple(tuple(k for k, r in enumerate(reads) if z in r.own and z not in r.zones) for z in zones),
+        hand=tuple(hand), any_face=tuple(any_face),
+        budget=(longest + 1) * compiled.players * (compiled.deck_size + 2),
+        copy_zones=gen.copy_zones, effects=gen.effects, zones=(),
+        effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays))
+    result = replace(result, zones=tuple(zip(result.readers, result.coarse, result.own, result.hand, result.any_face)))
+    cid = id(compiled)
+    _PLANS[cid] = (weakref.ref(compiled, lambda _: _PLANS.pop(cid, None)), result)
+    return result
+
+
+class FastGame(Game):
+    """One match on the generated engine; the same interface as `engine.Game`."""
+
+    def __init__(self, compiled: Compiled, seed: int = 0, *, deal: bool = True):
+        p = self._plan = plan(compiled)
+        self.reference = compiled
+        n = compiled.players
+        self._programs, self._window_gen, self._round_end_fn = p.programs, p.window_gen, p.round_end
+        self._shares, self._keep_answers, self._budget_value = p.shares, p.keep_answers, p.budget
+        self._zone_plans = p.zones
+        self._copy_zones, self._effects, self._effect_writes = p.copy_zones, p.effects, p.effect_writes
+        self._face_of = compiled.face_of
+        self._dirty = [True] * len(compiled.round_ends)
+        self._answers: list = [None] * n  # per seat: its window actions (no pass), None unknown
+        self._parts = [[None] * p.shares for _ in range(n)]  # per seat: each window play's share
+        self._rng_state = None  # the random source's state, read for copies; None once it is drawn on
+        super().__init__(p.fast, seed, deal=deal)
+
+    # ---------------------------------------------------------------- what changed
+
+    def _wrote(self, zone: int, seat: int, cards=None, arrived: bool = False) -> None:
+        """Zone `zone` changed (at `seat`, or at every seat for _ALL), by these cards coming
+        (`arrived`) or going (None: unknown): the end-round conditions and the window shares
+        that read it are worked out again when next needed; a hand share only if a card of a
+        face it takes moved, and an empty one (`Shallow`) only if such a card came."""
+        readers, coarse, own, hand, any_face = self._zone_plans[zone]
+        if readers:
+            dirty = self._dirty
+            for k in readers:
+                dirty[k] = True
+        if coarse:
+            answers = self._answers
+            for s, parts in enumerate(self._parts):
+                for k in coarse:
+                    part = parts[k]
+                    if part is not None and part.__class__ is not Shallow:
+                        parts[k] = None
+                        answers[s] = None
+        if own:
+            for s in (range(self.n) if seat < 0 else (seat,)):
+                parts = self._parts[s]
+                for k in own:
+                    parts[k] = None
+                self._answers[s] = None
+        if hand or any_face:
+            for s in (range(self.n) if seat < 0 else (seat,)):
+                parts = self._parts[s]
+                touched = bool(any_face)
+                for k in any_face:
+                    parts[k] = None
+                if cards is None:
+                    for ks in hand.values():
+                        for k, _ in ks:
+                            parts[k] = None
+                    touched = True
+                else:
+                    for card in cards:
+                        for k, as_mate in hand.get(self._face_of[card], ()):
+                            part = parts[k]
+                            if part is None or (part is NO_CARD and (as_mate or not arrived)) or (
+                                    part is NO_MATE and not (as_mate and arrived)):
+                                continue
+                            parts[k] = None
+                            touched = True
+                if touched:
+                    self._answers[s] = None
+
+    def _forget(self) -> None:
+        """Everything may have changed: a new round, a position set by hand, a move of cards."""
+        self._rng_state = None  # a new round shuffles; an effect may draw at random
+        self._dirty[:] = [True] * len(self._dirty)
+        self._answers[:] = [None] * self.n
+        for parts in self._parts:
+            parts[:] = [None] * self._shares
+
+    # ---------------------------------------------------------------- the engine's hooks
+
+    def _budget(self) -> int:
+        return self._budget_value
+
+    def _generate(self, seat: int, step) -> list[tuple]:
+        """The actions of a play step (or the window) for `seat`, as `Game._generate` gives them."""
+        if step is self.c.window:
+            return self._window_gen(self.env, seat, [None] * self._shares)
+        return next(p[2] for p in (*self._programs[0], *self._programs[1]) if p[8] is step)(self.env, seat)
+
+    def _round_end(self) -> str | None:
+        return self._round_end_fn(self.env, self._dirty)
+
+    def _start_round(self) -> None:
+        self._forget()
+        super()._start_round()
+
+    def set_position(self, *args, **kwargs) -> None:
+        self._forget()
+        super().set_position(*args, **kwargs)
+
+    def _window_actions(self, seat: int) -> list:
+        """The seat's window actions, without the pass: kept while nothing they read changed."""
+        if not self._keep_answers:
+            return self._window_gen(self.env, seat, [None] * self._shares)
+        found = self._answers[seat]
+        if found is None:
+            found = self._answers[seat] = self._window_gen(self.env, seat, self._parts[seat])
+        return found
+
+    def _nobody_answers(self, silent: set) -> bool:
+        answers = self._answers
+        for s in range(self.n):
+            if s not in silent and (answers[s] if answers[s] is not None else self._window_actions(s)):
+                return False
+        return True
+
+    def _advance(self) -> None:
+        """`Game._advance`, with window answers kept, a window no seat can answer closed at once,
+        and each step's parts unpacked once (`_programs`)."""
+        st, env, n = self.state, self.env, self.n
+        budget = self._budget_value
+        passes, seen = 0, None  # as in `Game._advance`: passes with no decision (the window's count too)
+        turn, final = self._programs
+        round_end, dirty = self._round_end_fn, self._dirty
+        window_step = self.c.window
+        answers, keep = self._answers, self._keep_answers
+        while not st.over:
+            budget -= 1
+            if budget < 0:
+                raise EngineError(f"round {st.round + 1} cannot end: the seats pass or skip every step and "
+                                  "no 'end round' condition holds",
+                                  "every round needs an `end round` condition that the play can reach")
+            window = st.window
+            if window is not None:  # ask the seats in turn; those with nothing to play pass
+                seat, passes = window
+                silent = st.silent
+                while passes < n:
+                    actions = None if seat in silent else (
+                        answers[seat] if keep and answers[seat] is not None else self._window_actions(seat))
+                    if actions:
+                        window[0], window[1] = seat, passes
+                        self._actions = [*actions, PASS]
+                        return
+                    if passes == 0 and keep and self._nobody_answers(silent):
+                        passes = n  # no seat can answer: every one would pass
+                        break
+                    seat, passes = (seat + st.direction) % n, passes + 1
+                    budget -= 1
+                st.window = None  # a full round of passes closes it
+                silent.clear()
+                continue
+            program = final if st.final_turns >= 0 else turn
+            k = st.step
+            if k >= len(program):
+                reason = self._turn_over()
+                if reason is not None:
+                    self._end_round(reason)
+                    budget = self._budget_value
+                continue
+            is_play, when, generate, optional, or_pass, count, source, dest, step = program[k]
+            active = st.active
+            if when is not None:
+                env[SELF] = active
+                if not when(env):
+                    st.step = k + 1
+                    continue
+            if is_play:
+                actions = generate(env, active)
+                if actions:
+                    if optional:
+                        actions.append(PASS)
+                    self._actions = actions
+                    return
+                if not or_pass:
+                    names = ", ".join(p.name for p in step.plays)
+                    raise EngineError(f"seat {active} has no legal {names} and this step allows no pass: "
+                                      f"write `play one of {names} or pass` if a seat with none passes")
+                self._pass_step()
+                passes += 1
+                if passes % n == 0:  # progress.py: a whole cycle of seats passed; the same state again repeats for ever
+                    now = idle_state(self)
+                    if now is not None and now == seen:
+                        raise EngineError(*idle_round(self))
+                    seen = now
+                continue
+            zones = st.zones
+            pile = zones[source]
+            env[SELF] = active
+            taken = min(count(env), len(pile))
+            if taken > 0:
+                drawn = pile[-taken:]
+                hand = zones[dest][active]
+                for _ in range(taken):
+                    hand.append(pile.pop())
+                self._wrote(source, _ALL, drawn)
+                self._wrote(dest, active, drawn, True)
+            st.step = k + 1
+            reason = round_end(env, dirty)
+            if reason is not None:
+                self._end_round(reason)
+                budget = self._budget_value
+            elif window_step is not None and st.final_turns < 0:  # `_open_window`, inline
+                env[SELF] = st.active
+                if window_step.when is None or window_step.when(env):
+                    st.window = [st.active, 0]
+        self._actions = []
+
+    def play(self, action: tuple) -> None:
+        """`Game.play`, telling `_wrote` which zones the move changed."""
+        play, face, target_seat, pile_index = action
+        st, env = self.state, self.env
+        window = st.window
+        seat = st.active if window is None else window[0]
+        if play is None:
+            if window is not None:
+                window[0], window[1] = (seat + st.direction) % self.n, window[1] + 1
+            else:
+                self._pass_step()
+            self._advance()
+            return
+        zones = st.zones
+        if play.mate is not None:
+            face, mate_face = face
+            mate = self._take_face(zones[play.mate[0]][seat], mate_face, seat)
+            env[MATE] = mate
+            self._wrote(play.mate[0], seat, (mate,))
+        hand, face_of = zones[play.card_zone][seat], self._face_of
+        for k, card in enumerate(hand):  # the first card of the face, as `_take_face` takes it
+            if face_of[card] == face:
+                del hand[k]
+                break
+        else:
+            card = self._take_face(hand, face, seat)  # it says which card is missing
+        self._wrote(play.card_zone, seat, (card,))
+        zone = zones[play.dest_zone]
+        if play.choose is not None:
+            kind, piles_zone, _, _ = play.choose
+            env[CHOSEN] = target_seat if kind == "seat" else zones[piles_zone][target_seat][pile_index]
+            target_seat = pile_index = -1
+        elif target_seat >= 0:
+            zone = zone[target_seat]
+        env[SELF], env[CARD], env[TARGET], env[OWNER] = seat, card, zone, target_seat
+        cards = [card] if play.mate is None else [card, mate]
+        self._wrote(play.dest_zone, target_seat if target_seat >= 0 else _ALL, cards, True)
+        if play.new_pile is None and play.onto_pile is None:
+            zone.extend(cards)
+        elif pile_index < 0:
+            zone.append(cards)
+            env[PILE] = cards
+        else:
+            pile = zone[pile_index]
+            pile.extend(cards)
+            env[PILE] = pile
+        if play.effects:
+            for effect in self._effects[play.index]:
+                effect(env)
+            writes = self._effect_writes[play.index]
+            if writes is None:
+                self._forget()
+            else:
+                for z in writes:
+                    self._wrote(z, _ALL)
+        st.plays += 1
+        st.round_plays += 1
+        st.idle_turns = env[PASSES] = 0
+        if window is not None:
+            window[0], window[1] = (seat + st.direction) % self.n, 0
+        elif not self._programs[st.final_turns >= 0][st.step][8].repeat:
+            st.step += 1
+        reason = self._round_end_fn(env, self._dirty)
+        if reason is not None:
+            self._end_round(reason)
+        elif window is None and self.c.window is not None:
+            self._open_window()
+        if st.silent and st.window is None:
+            st.silent.clear()
+        self._advance()
+
+    # ---------------------------------------------------------------- search
+
+    def clone(self) -> "FastGame":
+        """An independent copy of the match, its random source included: both play on alike.
+        The random source's state is read once and kept until the source is drawn on again,
+        so that many copies of one position (a search's root) share that reading."""
+        other = object.__new__(FastGame)
+        other.__dict__.update(self.__dict__)
+        s = self.state
+        st = State(self._copy_zones(s.zones), list(s.totals), s.round, s.active, s.step, s.over, s.plays,
+                   s.round_plays, s.idle_turns, s.passed, s.direction, list(s.next_turns),
+                   None if s.window is None else list(s.window), s.final_turns, list(s.results), set(s.silent))
+        if self._rng_state is None:
+            self._rng_state = self.rng.getstate()
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(self._rng_state)
+        env = list(self.env)
+        env[ZONES], env[STATE], env[RNG], env[TOTALS] = st.zones, st, rng, st.totals
+        other.state, other.rng, other.env = st, rng, env
+        # the copy's source starts where the original's is now: it may keep the same reading
+        other._actions = list(self._actions)
+        other._dirty = list(self._dirty)
+        other._answers = list(self._answers)
+        other._parts = [list(parts) for parts in self._parts]
+        return other
+
+
+def _steps(c: Compiled) -> list:
+    return [*c.turn, *(c.final[2] if c.final else ())]

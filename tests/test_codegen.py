@@ -1,0 +1,208 @@
+"""The generated engine: equal to the reference move by move on every shipped ruleset and
+selection, scenarios and invariants on both engines, generated source made of our own names
+only (hostile names and faces included), copies that share nothing, the engine factory."""
+from __future__ import annotations
+
+import io
+import keyword
+import random
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from cardrules.interpreter import codegen
+from cardrules.interpreter.compile import compile_ruleset
+from cardrules.interpreter.engine import Game, new_game
+from cardrules.interpreter.equivalence import compare
+from cardrules.interpreter.fast import FastGame
+from cardrules.interpreter.invariants import Checker
+from cardrules.interpreter.load import load, load_all, load_text
+from cardrules.interpreter.scenarios import load_file, run as run_scenarios
+from cardrules.interpreter.selfplay import run
+from .conftest import REPO, RULESETS
+from .test_blocks import REPEAT, STARS, TRADE
+from .test_engine import FINAL, KINDS, QUICK, RAID
+from .test_invariants import TEXTS
+
+BLOCKS = {**TEXTS, "trade": TRADE, "repeat": REPEAT, "stars": STARS, "kinds": KINDS, "quick": QUICK, "raid": RAID,
+          "final": FINAL}
+
+SHIPPED = ("klats", "arne_92", "arne_total")
+EXAMPLES = sorted((REPO / "docs" / "examples").glob("*.rules"))
+
+
+def every_selection():
+    """(ruleset, selection text, model) for every legal selection of every shipped ruleset."""
+    for name in SHIPPED:
+        path = RULESETS / f"{name}.rules"
+        for selection, loaded in load_all(path.read_text(encoding="utf-8"), str(path)):
+            yield name, selection, loaded.model
+
+
+SELECTIONS = list(every_selection())
+
+
+@pytest.mark.parametrize("name, selection, model", SELECTIONS, ids=[f"{n}{s}" for n, s, _ in SELECTIONS])
+def test_the_fast_engine_equals_the_reference_on_every_selection(name, selection, model):
+    counts = model.counts
+    players = counts[len(selection) % len(counts)]  # a different count from one selection to the next
+    done = compare(compile_ruleset(model, players), positions=150, seed=len(selection))
+    assert done.positions >= 150
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_fast_engine_equals_the_reference_on_klats_at_every_count(klats, players):
+    assert compare(compile_ruleset(klats.model, players), positions=200, seed=players).positions >= 200
+
+
+@pytest.mark.parametrize("name", [*(p.stem for p in EXAMPLES), "windows", "pickpocket", "trade", "repeat", "stars",
+                                  "kinds", "quick", "raid", "final"])
+def test_the_fast_engine_equals_the_reference_on_the_small_games(name):
+    """The docs' examples and the tests' small games, each showing some block at work."""
+    path = REPO / "docs" / "examples" / f"{name}.rules"
+    model = load(str(path)).model if path.is_file() else load_text(BLOCKS[name], f"{name}.rules").model
+    for players in model.counts[:3]:
+        assert compare(compile_ruleset(model, players), positions=150, seed=players).positions >= 150
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize("name", SHIPPED)
+def test_scenarios_pass_on_both_engines(monkeypatch, engine, name):
+    monkeypatch.setenv("CARDRULES_ENGINE", engine)
+    outcomes = run_scenarios(load_file(str(RULESETS / f"{name}.scenarios.yaml")))
+    assert outcomes and [o.scenario.name for o in outcomes if not o.passed] == []
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize("name, selection, players", [("klats", None, 3), ("arne_92", None, 3),
+                                                      ("arne_total", "en", 4), ("arne_total", "ru", 2)])
+def test_invariants_hold_on_both_engines(engine, name, selection, players):
+    checker = Checker()
+    run(compile_ruleset(load(str(RULESETS / f"{name}.rules"), selection).model, players), 8, seed=players,
+        invariants=checker, engine=engine)
+    assert checker.failures == [] and checker.matches == 8
+
+
+def test_both_engines_give_the_same_self_play_figures(klats):
+    c = compile_ruleset(klats.model, 4)
+    fast, reference = run(c, 10, seed=5, engine="fast"), run(c, 10, seed=5, engine="reference")
+    figures = ("mean_rounds", "mean_moves", "mean_winning_total", "wins_by_seat", "round_end_reasons")
+    assert [getattr(fast, f) for f in figures] == [getattr(reference, f) for f in figures]
+
+
+# ---------------------------------------------------------------- the source is ours
+
+HOSTILE = [("zone hand", "zone __import__"), ("from hand", "from __import__"), ("to hand", "to __import__"),
+           ("hand of s", "__import__ of s"), ("play put", "play exec"), ("of put or", "of exec or"),
+           ("card skull", "card os_system"), ('face "{colour}{value}"', 'face "\\"\\"\\"{colour}\')\\\\n{value}"')]
+OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R)\d+|effect\d+_\d+|setup\d+")
+FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "i", "pile", "face", "card", "c", "f",
+         "mate_face", "NO_CARD", "NO_MATE", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod", "_top",
+         "_bottom", "items", "append", "isdisjoint", "fromkeys", "round_end", "dirty", "final_when", "score",
+         "until", "starter", "gen_window", "any", "all", "sum", "len", "max", "min", "list", "dict", "map",
+         "frozenset", "enumerate", "default", "__getitem__", "copy_zones", "s", "p", "receiving", "under", "kept", "extend", "piles", "by_key", "setdefault", "get", "src", "wanted", "fits", "taken", "cards", "sorted", "sample", "reverse", "range", "_remove_pile", "PILE_ZONES"}
+
+
+def names_in(source: str) -> set[str]:
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return {t.string for t in tokens if t.type == tokenize.NAME and not keyword.iskeyword(t.string)}
+
+
+def hostile_model():
+    text = (RULESETS / "klats.rules").read_text(encoding="utf-8")
+    for old, new in HOSTILE:
+        assert old in text
+        text = text.replace(old, new)
+    return load_text(text, "hostile.rules").model
+
+
+def test_generated_source_holds_only_our_names_even_for_hostile_names_and_faces():
+    model = hostile_model()
+    c = compile_ruleset(model, 3)
+    source = codegen.generated(c).source
+    assert "Generated by cardrules" in source and "repr" in codegen.__doc__
+    strange = {n for n in names_in(source) if n not in FIXED and not OUR_NAMES.fullmatch(n)}
+    assert strange == set()
+    for text in ("__import__", "exec", "os_system", '"""', "\\n"):
+        assert text not in source
+    for card in model.deck:
+        assert card.face not in source
+    assert compare(c, positions=300, seed=1).positions >= 300  # and it plays like the reference
+
+
+@pytest.mark.parametrize("name, selection, model", SELECTIONS[:1] + SELECTIONS[-1:] + SELECTIONS[5:6])
+def test_shipped_sources_hold_only_our_names(name, selection, model):
+    source = codegen.generated(compile_ruleset(model, model.counts[0])).source
+    assert {n for n in names_in(source) if n not in FIXED and not OUR_NAMES.fullmatch(n)} == set()
+
+
+def test_a_module_is_written_once_per_model_and_run_once_per_compiled(klats):
+    one, two = compile_ruleset(klats.model, 3), compile_ruleset(klats.model, 3)
+    assert codegen.generated(one) is codegen.generated(one)
+    assert codegen.generated(one).source == codegen.generated(two).source
+    assert codegen.model_key(one) == codegen.model_key(two) != codegen.model_key(compile_ruleset(klats.model, 4))
+    action = FastGame(two, 1).actions()[0]
+    assert action[0] is two.plays[action[0].index]  # the actions hold the plays of their own compiled ruleset
+
+
+# ---------------------------------------------------------------- copies and the factory
+
+
+def test_a_clone_plays_on_alike_and_shares_nothing():
+    model = load(str(RULESETS / "arne_total.rules"), "en").model
+    game = FastGame(compile_ruleset(model, 4), 3)
+    rng = random.Random(3)
+    for _ in range(40):
+        game.play(rng.choice(game.actions()))
+    copy = game.clone()
+    before = game.view(0)
+    first = random.Random(9)
+    while not copy.over:
+        copy.play(first.choice(copy.actions()))
+    assert game.view(0) == before and not game.over  # the original did not move
+    second = random.Random(9)
+    while not game.over:
+        game.play(second.choice(game.actions()))
+    assert game.state.totals == copy.state.totals and game.state.results == copy.state.results
+
+
+def test_the_factory_chooses_the_engine(monkeypatch, klats):
+    c = compile_ruleset(klats.model, 3)
+    assert type(new_game(c, 1)) is FastGame
+    assert type(new_game(c, 1, engine="reference")) is Game
+    monkeypatch.setenv("CARDRULES_ENGINE", "reference")
+    assert type(new_game(c, 1)) is Game
+    with pytest.raises(ValueError, match="fast, reference"):
+        new_game(c, 1, engine="turbo")
+
+
+def test_window_shares_are_kept_until_what_they_read_changes():
+    """ARNE Total's window asks many seats with nothing changed for them: the fast engine
+    works out far fewer window shares than the reference asks seats times plays, in the same
+    match."""
+    model = load(str(RULESETS / "arne_total.rules"), "en").model
+    c = compile_ruleset(model, 4)
+    reference, fast = Game(c, 11), FastGame(c, 11)
+    asked = computed = 0
+    generate, window = reference._generate, fast._window_gen
+
+    def asking(seat, step):
+        nonlocal asked
+        asked += step is c.window
+        return generate(seat, step)
+
+    def computing(env, seat, parts):
+        nonlocal computed
+        computed += sum(p is None for p in parts)
+        return window(env, seat, parts)
+
+    reference._generate, fast._window_gen = asking, computing
+    rng = random.Random(11)
+    while not reference.over:
+        action = rng.choice(reference.actions())
+        assert fast.actions() == reference.actions()
+        reference.play(action)
+        fast.play(action)
+    assert asked > 100 and computed < asked * len(c.window.plays) / 4
