@@ -18,6 +18,7 @@ from ..interpreter.errors import EXIT_FINDINGS, EXIT_USAGE, clip
 from ..interpreter.files import is_regular_file
 from ..interpreter.load import Loaded, load, resolve, split_selection
 from ..interpreter.options import SelectionError
+from ..interpreter.seats import Seat, SeatError, parse_seats
 
 # Control characters, and the marks that reorder text on screen, as they come from a file
 # (ESC clears a screen or retitles a window): shown as escapes, never sent to the terminal.
@@ -176,3 +177,21 @@ def compile_log_ruleset(log: gamelog.GameLog, log_file: str) -> Compiled:
         return compile_ruleset(loaded.model, log.players, log.params)
     except ConfigError as e:
         raise fail(f"{log_file}: the log's options do not fit {path}: {e}") from None
+
+
+def seats_or_exit(seats: str | None, players: int | None, *, bots_only: bool = False) -> list[Seat] | None:
+    """The seats `--seats` names (None when not given), one per player when --players is given;
+    else a usage error with a hint."""
+    if seats is None:
+        return None
+    try:
+        kinds = list(parse_seats(seats))
+    except SeatError as e:
+        raise fail(f"--seats: {e.message}", e.hint, EXIT_USAGE) from None
+    if bots_only and not all(kind.is_bot for kind in kinds):
+        raise fail("--seats: self-play has no person at the table", "give bots only: random, greedy or ismcts",
+                   EXIT_USAGE)
+    if players is not None and len(kinds) != players:
+        raise fail(f"--seats names {len(kinds)} seats but --players is {players}",
+                   "give one kind per seat, or leave out --players", EXIT_USAGE)
+    return kinds

@@ -22,30 +22,36 @@ from rich.table import Table
 from rich.text import Text
 
 from ..interpreter import gamelog, outputs
-from ..interpreter.bots import BOTS
+from ..interpreter.bots import Table as Seating, make_bot
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
 from ..interpreter.engine import EngineError, Game, RoundResult, new_game
 from ..interpreter.errors import clip
+from ..interpreter.ismcts import search
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
 from ..interpreter.progress import endless_round, round_bound
 from ..interpreter.redact import as_seen
+from ..interpreter.seats import HUMAN, KINDS, SeatError, parse_seat
+from ..interpreter.worlds import Memory
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
                      load_or_exit, out,
-                     parse_params)
+                     parse_params, seats_or_exit)
 from .logs import read_or_exit, writable_or_exit
 from .render import moves_of, plural, view_of
 
-HUMAN = "human"
 MAX_DIGITS = 9  # a move number, or a param: numbers up to 999,999,999
 MAX_LINE = 10_000  # characters of a line typed or piped at the prompt
-COMMANDS = ("help", "moves", "view", "why ", "card ", "undo", "quit")
+COMMANDS = ("help", "moves", "view", "hint", "why ", "card ", "undo", "quit")
+HINT_SECONDS = 0.9  # the search behind `hint`: about a second
+HINTS = 3  # moves shown
 HELP_TEXT = f"""\
 Type a move's number from the list, or the move itself: {HELP}.
 The play's name may be left out when only one play is open. Seats and piles count from 0;
 piles read bottom to top, the top card last.
   moves      list the legal moves again      view   show the table again
+  hint       what the ismcts bot would play here: its top moves, how often it tried
+             each and how often that won, from what your seat knows
   why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)
   card NAME  what a card does, and which rules say so; `card` alone lists the kinds
   undo       take back your last move and the bots' moves after it"""
@@ -123,9 +129,20 @@ class Session:
         # a resumed game shows the rounds to come; one that is over already, its last round and winners
         self.rounds_shown = len(game.state.results) - game.over if self.moves else 0
         self.round_bound = round_bound(game)
+        self.table = self._seat_table()
         self.hot_seat = kinds.count(HUMAN) > 1
         # whose eyes the table is printed for: the one person, else anyone (public zones only)
         self.viewer = kinds.index(HUMAN) if kinds.count(HUMAN) == 1 else -1
+
+    def _seat_table(self) -> Seating:
+        """The match played again from the deal into a table that keeps, for every seat, the moves
+        as that seat saw them: what a bot of that seat (or `hint`) may know. It becomes the game."""
+        game = new_game(self.game.c, self.game.seed)
+        table = Seating(game, [None] * game.n, watch=tuple(range(game.n)))
+        for text in self.moves:
+            table.play(game.action_of(parse_move(text, game.open_plays())))
+        self.game = game
+        return table
 
     def run(self) -> None:
         """Play to the end of the match; raise `Quit` if a person stops it."""
@@ -139,9 +156,9 @@ class Session:
                     self._undo()
                     continue
             else:
-                action = bot_for(self.kinds[seat], game.seed, seat, len(self.moves)).choose(game)
+                action = self.table.choose(bot_for(self.kinds[seat], game.seed, seat, len(self.moves)))
             move = game.move_of(action)
-            game.play(action)
+            self.table.play(action)
             self.moves.append(str(move))
             self.movers.append(seat)
             if self.journal is not None:
@@ -163,12 +180,10 @@ class Session:
             err.print("nothing to undo: no person has moved yet", markup=False)
             return
         count = len(self.moves) - last
-        game = new_game(self.game.c, self.game.seed)
-        for text in self.moves[:last]:
-            game.apply(text)
         taken = self.moves[last:]
         del self.moves[last:], self.movers[last:]
-        self.game = game
+        self.table = self._seat_table()
+        game = self.game
         if self.journal is not None:
             self.journal.append(gamelog.undo_line(count))
         self.rounds_shown = len(game.state.results)
@@ -203,6 +218,8 @@ class Session:
                 out.print(moves_of(game.legal_moves(seat)))
             elif command == "view":
                 self._show(seat, moves=False)
+            elif command == "hint":
+                self._hint(seat)
             elif command == "why":
                 self._why(rest.strip(), seat)
             elif command == "card":
@@ -240,6 +257,18 @@ class Session:
             out.print(f"{move}: {self.game.why_illegal(move)}", markup=False, soft_wrap=False)
         else:
             out.print(f"{legal} is legal now", markup=False)
+
+    def _hint(self, seat: int) -> None:
+        """The ismcts search of the seat's position, from what the seat knows: its top moves."""
+        seen = self.table.seat_view(seat)
+        edges = search(Memory().sampler(seen), seat, seen.actions(), random.Random(), seconds=HINT_SECONDS)
+        if not edges:
+            out.print("no hint: the search found no move to try", markup=False)
+            return
+        out.print(f"hint ({sum(e.visits for e in edges)} searches from what seat {seat} knows):", markup=False)
+        for rank, e in enumerate(edges[:HINTS], 1):
+            out.print(f"  {rank}. {self.game.move_of(e.action)}  tried {e.visits} times, won {e.win_rate:.0%}",
+                      markup=False)
 
     def _card(self, name: str) -> None:
         if not name:
@@ -359,25 +388,10 @@ def print_winners(game: Game, kinds: list[str]) -> None:
 # ------------------------------------------------------------------ commands
 
 
-def _seat_kinds(seats: str | None, players: int | None) -> list[str] | None:
-    if seats is None:
-        return None
-    kinds = [k.strip().lower() for k in seats.split(",")]
-    known = [HUMAN, *BOTS]
-    for kind in kinds:
-        if kind not in known:
-            raise fail(f"--seats: unknown kind '{kind}'", f"each seat is one of: {', '.join(known)}; "
-                       "e.g. --seats human,random,random", EXIT_USAGE)
-    if players is not None and len(kinds) != players:
-        raise fail(f"--seats names {len(kinds)} seats but --players is {players}",
-                   "give one kind per seat, or leave out --players", EXIT_USAGE)
-    return kinds
-
-
 def bot_for(kind: str, seed: int, seat: int, number: int):
     """The bot that makes the match's decision `number` (from 0) at `seat`, seeded from these
     alone: a resumed game, or one replayed from its journal, chooses as the first run did."""
-    return BOTS[kind](random.Random(f"{seed}:{seat}:{number}"))
+    return make_bot(parse_seat(kind), random.Random(f"{seed}:{seat}:{number}"))
 
 
 def play(
@@ -386,8 +400,9 @@ def play(
     players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N",
                                                    help="Number of players.")] = None,
     seats: Annotated[Optional[str], typer.Option(
-        metavar="KIND,...", help="Who plays each seat, comma-separated: human or a bot (random). "
-                                 "Default: human, then bots.")] = None,
+        metavar="KIND,...", help="Who plays each seat, comma-separated: human, or a bot: random, greedy, "
+                                 "ismcts (ismcts:400 iterations, ismcts:0.5s a decision). Default: human, then "
+                                 "random bots.")] = None,
     seed: Annotated[Optional[int], typer.Option(
         metavar="S", min=0, max=gamelog.MAX_SEED, help="Seed of the shuffles; default: a random one, printed.")] = None,
     param: Annotated[Optional[list[str]], typer.Option(
@@ -402,7 +417,8 @@ def play(
     lang: Lang = None,
 ) -> None:
     """Play a match at the terminal against bots or friends (hot-seat)."""
-    kinds = _seat_kinds(seats, players)
+    seated = seats_or_exit(seats, players)
+    kinds = None if seated is None else [str(seat) for seat in seated]
     spec = split_selection(file)
     if log is not None:
         writable_or_exit(log, "--log", [resolve(spec.path), house or spec.house])
@@ -443,10 +459,12 @@ def resume(
     journal = _open_journal(path, create=False)
     try:
         log = read_or_exit(log_file, 1)  # again, under the lock: as it is now
-        unknown = next((kind for kind in log.seats if kind != HUMAN and kind not in BOTS), None)
-        if unknown is not None:
-            raise fail(f"{log_file}: a seat is played by '{unknown}', which this cardrules does not know",
-                       f"the kinds it knows: {', '.join([HUMAN, *BOTS])}")
+        for kind in log.seats:
+            try:
+                parse_seat(kind)
+            except SeatError as e:
+                raise fail(f"{log_file}: a seat is played by '{kind}', which this cardrules does not know: "
+                           f"{e.message}", f"the kinds it knows: {', '.join(KINDS)}") from None
         compiled = compile_log_ruleset(log, log_file)
         movers: list[int] = []
         try:

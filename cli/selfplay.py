@@ -1,4 +1,5 @@
-"""`selfplay`: whole matches between random bots, and their statistics as a table or as JSON."""
+"""`selfplay`: whole matches between bots (random, or the seats given), and their statistics as a
+table or as JSON."""
 from __future__ import annotations
 
 import contextlib
@@ -16,13 +17,12 @@ from rich.table import Table
 from rich.text import Text
 
 from ..interpreter import gamelog, invariants, outputs, selfplay as selfplaying
-from ..interpreter.bots import RandomBot
 from ..interpreter.compile import Compiled
 from ..interpreter.distributed import RayError
 from ..interpreter.engine import EngineError
 from ..interpreter.load import resolve, split_selection
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out,
-                     parse_params)
+                     parse_params, seats_or_exit)
 from .logs import writable_or_exit
 
 BAR_FROM = 200  # fewer games than this end too soon for a progress bar to help
@@ -33,8 +33,12 @@ MAX_GAMES = 1_000_000  # a run longer than this is better split: each run report
 def selfplay(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A .rules file, or the name of a shipped ruleset.",
                                         show_default=False)],
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of seats, every one a random bot.",
-                                         show_default=False)],
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Number of seats (or give --seats).",
+                                                show_default=False)] = None,
+    seats: Annotated[str | None, typer.Option(
+        "--seats", metavar="KIND,...", help="The bot at each seat, comma-separated: random, greedy, ismcts "
+                                            "(ismcts:400 iterations, ismcts:0.5s a decision). Default: all random.",
+        show_default=False)] = None,
     games: Annotated[int, typer.Option("--games", "-g", help="Matches to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=gamelog.MAX_SEED, help="Seed of the run: the same seed gives the same figures.")] = 1,
     param: Annotated[list[str] | None, typer.Option("--param", help="Set a ruleset param, NAME=NUMBER (repeatable).",
@@ -60,26 +64,32 @@ def selfplay(
     variant: Variants = None,
     house: House = None,
 ) -> None:
-    """Play GAMES whole matches between random bots (each uniform among its distinct legal moves)
-    and report rounds, moves (plays, not passes) and winning totals per match (mean and sample
-    sd), wins by seat (tied winners each count a win) and how the rounds ended."""
+    """Play GAMES whole matches between bots (random by default: each uniform among its distinct
+    legal moves) and report rounds, moves (plays, not passes) and winning totals per match (mean
+    and sample sd), wins by seat (tied winners each count a win) and how the rounds ended."""
     if not 1 <= games <= MAX_GAMES:
         raise fail(f"--games must be from 1 to {MAX_GAMES:,}, not {games:,}", "e.g. --games 100; for more, "
                    "run several times with other seeds", EXIT_USAGE)
     if workers is not None and workers < 1:
         raise fail(f"--workers must be at least 1, not {workers}", "e.g. --workers 2", EXIT_USAGE)
+    kinds = seats_or_exit(seats, players, bots_only=True)
+    players = len(kinds) if kinds else players
+    if players is None:
+        raise fail("give --players N or --seats KIND,...", "e.g. --players 3, or --seats ismcts,random,random",
+                   EXIT_USAGE)
     spec = split_selection(file)
     if log is not None:
         writable_or_exit(log, "--log", [resolve(spec.path), house or spec.house])
     loaded = load_or_exit(file, edition, variant, house)
     compiled = compile_or_exit(loaded, players, parse_params(param))
     checker = invariants.Checker() if check_invariants else None
-    who = {"workers": workers or os.cpu_count() or 1, "ray": ray}
-    tally = selfplaying.Tally(compiled)
+    named = None if kinds is None else tuple(map(str, kinds))
+    who = {"workers": workers or os.cpu_count() or 1, "ray": ray, "seats": named}
+    tally = selfplaying.Tally(compiled, named)
     start = time.perf_counter()
     stopped = None  # the EngineError that ended the run: the matches finished before it are reported and logged
     with contextlib.suppress(EngineError), contextlib.ExitStack() as stack:
-        logger = None if log is None else _Logger(stack.enter_context(_whole_file(log)), spec.path, compiled)
+        logger = None if log is None else _Logger(stack.enter_context(_whole_file(log)), spec.path, compiled, tally.seats)
         try:
             interrupted = _run(compiled, games, seed, logger and logger.record, checker, tally, who,
                                bar=not as_json and games >= BAR_FROM)
@@ -207,11 +217,11 @@ class _Logger:
     """The `record` of `selfplaying.run` for `--log`: each match's log is written to `sink` as one
     line, in match order; the file appears under its name once the run is over."""
 
-    def __init__(self, sink, file: str, compiled: Compiled):
+    def __init__(self, sink, file: str, compiled: Compiled, seats: tuple[str, ...]):
         self.sink, self.written, self.last = sink, 0, 0
         self.head = (file + compiled.model.selection, gamelog.sha256_of(resolve(file)), compiled.players,
                      dict(compiled.params))
-        self.seats = (RandomBot.kind,) * compiled.players
+        self.seats = seats
 
     def record(self, match: selfplaying.Match) -> None:
         line = gamelog.to_line(gamelog.GameLog(*self.head, match.seed, self.seats, match.moves, match.result))
@@ -229,14 +239,16 @@ class _Logger:
 
 
 def _tables(s: selfplaying.Stats, title: str) -> list[Table]:
-    per_match = Table(title=Text(f"{title}: {s.games} matches, {s.players} random bots, seed {s.seed}"),
+    bots = f"{s.players} random bots" if set(s.seats) == {"random"} else ", ".join(s.seats)
+    per_match = Table(title=Text(f"{title}: {s.games} matches, {bots}, seed {s.seed}"),
                       title_justify="left")
     for column in ("per match", "mean", "sd"):
         per_match.add_column(column, justify="left" if column == "per match" else "right")
     for name, mean, sd in (("rounds", s.mean_rounds, s.sd_rounds), ("moves (plays, not passes)", s.mean_moves,
                            s.sd_moves), ("winning total", s.mean_winning_total, s.sd_winning_total)):
         per_match.add_row(name, f"{mean:.2f}", f"{sd:.2f}")
-    wins = _counts("wins (ties: each winner)", "seat", dict(enumerate(s.wins_by_seat)), s.games)
+    wins = _counts("wins (ties: each winner)", "seat", {f"{k} {kind}": w for k, (kind, w) in
+                                                          enumerate(zip(s.seats, s.wins_by_seat))}, s.games)
     ends = _counts("round ends", "condition", s.round_end_reasons, sum(s.round_end_reasons.values()))
     return [per_match, wins, ends]
 

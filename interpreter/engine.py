@@ -82,6 +82,15 @@ def _deep(x):
     return [_deep(y) for y in x] if isinstance(x, list) else x
 
 
+def move_of(compiled: Compiled, action: tuple) -> Move:
+    """The readable form of an action: the same in every match of `compiled`."""
+    play, face, seat, pile = action
+    if play is None:
+        return Move("pass", "")
+    card = "+".join(compiled.faces[f] for f in face) if play.mate else compiled.faces[face]
+    return Move(play.name, card, None if seat < 0 else seat, None if pile < 0 else pile)
+
+
 ENGINES = ("fast", "reference")
 
 
@@ -124,6 +133,18 @@ class Game:
             self._start_round()
             self._advance()
 
+    @classmethod
+    def resume(cls, compiled: Compiled, state: State, seed: int) -> "Game":
+        """A match going on from `state` (taken as it is, not copied), its chance drawn from
+        `seed`: the worlds a bot samples and searches."""
+        game = cls(compiled, seed, deal=False)
+        game.state = game.env[STATE] = state
+        env = game.env
+        env[ZONES], env[ROUND], env[TOTALS], env[PASSES], env[PASSED] = (
+            state.zones, state.round, state.totals, state.idle_turns, state.passed)
+        game._advance()
+        return game
+
     # ---------------------------------------------------------------- reading
 
     @property
@@ -149,11 +170,7 @@ class Game:
         return [self.move_of(a) for a in self._actions]
 
     def move_of(self, action: tuple) -> Move:
-        play, face, seat, pile = action
-        if play is None:
-            return Move("pass", "")
-        card = "+".join(self.c.faces[f] for f in face) if play.mate else self.c.faces[face]
-        return Move(play.name, card, None if seat < 0 else seat, None if pile < 0 else pile)
+        return move_of(self.c, action)
 
     def open_plays(self) -> tuple[str, ...]:
         """The plays the seat to move may make now (and `pass` in a window)."""

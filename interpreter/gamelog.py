@@ -93,11 +93,12 @@ class Recorder:
 
     def __init__(self, bot):
         self.bot, self.kind = bot, bot.kind
+        self.observes = getattr(bot, "observes", False)
         self.moves: list[str] = []
 
-    def choose(self, game: Game) -> tuple:
-        action = self.bot.choose(game)
-        self.moves.append(str(game.move_of(action)))
+    def choose(self, seen) -> tuple:
+        action = self.bot.choose(seen)
+        self.moves.append(str(seen.move_of(action)))
         return action
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 
+from .bots import Table
 from .engine import MAX_ROUNDS, EngineError, Game
 from .notation import Move, MoveError, parse_move
 from .progress import ROUND_FACTOR, round_bound
@@ -77,6 +78,7 @@ class Checker:
         actions = in_round = 0
         round_now = st.round
         checking = self._record(check(game, 0))
+        table = Table(game, bots)
         while not st.over:
             if actions >= cap:
                 return self._stuck(actions, f"the match has run {actions:,} actions, the most it may")
@@ -85,7 +87,7 @@ class Checker:
                                    f"round ({ROUND_FACTOR} x {game.c.deck_size} cards x {game.n} seats): "
                                    "its plays go on and no 'end round' condition holds")
             try:
-                game.play(bots[game.to_move].choose(game))
+                table.play(table.choose())
             except EngineError as e:
                 return self._stuck(actions + 1, f"the engine stopped: {e}")
             actions += 1

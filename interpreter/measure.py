@@ -17,7 +17,8 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from .bots import BOTS
+from .bots import BOTS, Table
+from .seats import SeatError, parse_seat
 from .compile import Compiled
 from .engine import EngineError, Game, new_game
 from .selfplay import matches, seat_bots
@@ -49,9 +50,14 @@ def seat_kinds(text: str, players: int) -> tuple[str, ...]:
 def check_kinds(kinds: tuple[str, ...]) -> tuple[str, ...]:
     """`kinds`, when a bot here plays each (`selfplay.seat_bots` makes them, for compare as for
     self-play); else a `SeatKindError` naming the first that none does."""
-    unknown = [kind for kind in kinds if kind not in BOTS]
-    if unknown:
-        raise SeatKindError(f"seat kind not available: {unknown[0]!r}", f"the seat kinds here: {', '.join(BOTS)}")
+    for kind in kinds:
+        try:
+            seat = parse_seat(kind)
+        except SeatError:
+            seat = None
+        if seat is None or not seat.is_bot:
+            raise SeatKindError(f"seat kind not available: {kind!r}", f"the seat kinds here: {', '.join(BOTS)} "
+                                "(ismcts:400, ismcts:0.5s, greedy:16 set a budget)")
     return kinds
 
 
@@ -147,6 +153,7 @@ def play_measured(compiled: Compiled, index: int, game_seed: int, bot_seed: int,
         seats = seats[n - shift:] + seats[:n - shift]
     game = new_game(compiled, game_seed)
     bots, _ = seat_bots(seats, n, bot_seed, record=False)
+    table = Table(game, bots)
     kinds = [card.kind for card in compiled.model.deck]
     kind_index = {kind.name: k for k, kind in enumerate(compiled.model.kinds)}
     kind_of_face = [kind_index[kind] for kind in kinds]
@@ -161,12 +168,12 @@ def play_measured(compiled: Compiled, index: int, game_seed: int, bot_seed: int,
                 limit = f"{MAX_DECISIONS:,} decisions"
                 break
             seat = game.to_move
-            action = bots[seat].choose(game)
+            action = table.choose()
             play, face = action[0], action[1]
             if play is not None:
                 for f in face if isinstance(face, tuple) else (face,):
                     cards[seat][kind_of_face[f]] += 1
-            game.play(action)
+            table.play(action)
             decisions += 1
             if st.over or st.active != active or st.round != round_:
                 history.append(standing(game))

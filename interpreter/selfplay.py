@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from . import model as m
-from .bots import BOTS, RandomBot, play_out
+from .bots import RandomBot, make_bot, play_out
 from .compile import Compiled, compile_ruleset
 from .engine import Game, new_game
 from .gamelog import LogResult, Recorder
 from .invariants import Checker
+from .seats import parse_seat
 
 CHUNK = 25  # matches a worker plays per task, at most: few enough that progress moves and work balances
 AHEAD = 4  # chunks in flight per worker: keeps every worker busy without holding the whole run
@@ -56,6 +57,7 @@ class Stats:
     sd_winning_total: float
     wins_by_seat: tuple[int, ...]
     round_end_reasons: dict[str, int]  # every `end round` of the ruleset, in its order
+    seats: tuple[str, ...] = ()  # each seat's kind, with its settings
 
 
 @dataclass(frozen=True)
@@ -156,12 +158,12 @@ playing: Game | None = None  # the match this process is playing, for a progress
 def seat_bots(seats: tuple[str, ...] | None, players: int, bot_seed: int, record: bool) -> tuple[list, list | None]:
     """The bot of each seat, and the list the notation of every decision goes to when `record`.
     No `seats`: one random bot plays every seat from `bot_seed`, as self-play always has, so a
-    seed gives the figures it gave; else each seat gets a bot of its kind (`bots.BOTS`) with a
+    seed gives the figures it gave; else each seat gets a bot of its kind (`bots.make_bot`) with a
     source of its own drawn from `bot_seed` and its number."""
     if seats is None:
         bots = [RandomBot(random.Random(bot_seed))] * players
     else:
-        bots = [BOTS[kind](random.Random(f"{bot_seed}:{seat}")) for seat, kind in enumerate(seats)]
+        bots = [make_bot(parse_seat(kind), random.Random(f"{bot_seed}:{seat}")) for seat, kind in enumerate(seats)]
     if not record:
         return bots, None
     moves: list[str] = []
@@ -271,7 +273,7 @@ def run(compiled: Compiled, games: int, seed: int, progress: Callable[[int], Non
     `engine` picks the engine (`engine.new_game`; None: CARDRULES_ENGINE, else the fast one)."""
     if games < 1:
         raise ValueError("games must be at least 1")
-    tally = Tally(compiled) if tally is None else tally
+    tally = Tally(compiled, seats) if tally is None else tally
     start = time.perf_counter()
     played = matches(compiled, games, seed, seats=seats, record=record is not None, invariants=invariants,
                      workers=workers, ray=ray, engine=engine)
@@ -293,8 +295,9 @@ class Tally:
     """The figures of the matches played so far. A match is added in one step, so one that an
     interrupt (Ctrl-C) cuts short counts whole or not at all and `stats` may be read after it."""
 
-    def __init__(self, compiled: Compiled):
+    def __init__(self, compiled: Compiled, seats: tuple[str, ...] | None = None):
         self.players = compiled.players
+        self.seats = tuple(seats) if seats else ("random",) * compiled.players
         self.reason_names = compiled.model.round_end_names
         self.matches: list[tuple[int, int, int, tuple[int, ...], tuple[str, ...]]] = []
 
@@ -317,7 +320,7 @@ class Tally:
                 reasons[reason] += 1
         rounds, moves, best = ([row[k] for row in self.matches] for k in range(3))
         return Stats(self.games, self.players, seed, wall, self.games / max(wall, 1e-9), *_mean_sd(rounds),
-                     *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons)
+                     *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons, self.seats)
 
 
 def _mean_sd(xs: list[int]) -> tuple[float, float]:

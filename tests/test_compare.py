@@ -218,7 +218,6 @@ def test_a_bad_spec_is_located_and_exits_1(tmp_path):
     (["-g", "0"], "--games must be at least 1"),
     (["--seats", "wizard"], "seat kind not available: 'wizard'"),
     (["--seats", "random,random,random"], "names 3 seats for 2 players"),
-    (["--skill"], "seat kind not available: 'ismcts'"),
     (["-p", "9"], "players"),
 ])
 def test_usage_errors_exit_2(tmp_path, args, words):

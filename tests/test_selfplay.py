@@ -18,7 +18,8 @@ KLATS = str(RULESETS / "klats.rules")
 REFERENCE = SHARED / "bench" / "klats_reference.py"
 TYPES = {"games": int, "players": int, "seed": int, "wall_seconds": float, "games_per_second": float,
          "mean_rounds": float, "sd_rounds": float, "mean_moves": float, "sd_moves": float,
-         "mean_winning_total": float, "sd_winning_total": float, "wins_by_seat": list, "round_end_reasons": dict}
+         "mean_winning_total": float, "sd_winning_total": float, "wins_by_seat": list, "round_end_reasons": dict,
+         "seats": list}
 TIMING = {"wall_seconds", "games_per_second"}
 
 STUCK = """\
@@ -114,7 +115,11 @@ def test_readable_table():
     (("-p", "3", "-g", "99999999999999999999"), "--games must be from 1 to 1,000,000, not 99,999,999,999,999,999,999"),
     (("-p", "9"), "2 to 6 players"),
     (("-p", "3", "--param", "target"), "NAME=NUMBER"),
-    (("-g", "3"), "Missing option"),
+    (("-g", "3"), "give --players N or --seats"),
+    (("--seats", "ismcts,robot"), "unknown kind 'robot'"),
+    (("--seats", "ismcts:fast,random"), "bad setting 'fast'"),
+    (("--seats", "human,random"), "no person at the table"),
+    (("-p", "3", "--seats", "random,greedy"), "--seats names 2 seats but --players is 3"),
 ])
 def test_usage_errors_exit_2(args, message):
     result = cli("selfplay", KLATS, *args, "--json")

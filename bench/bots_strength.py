@@ -1,0 +1,134 @@
+"""How strong the bots are: win rates with 95% Wilson intervals, and the time a decision takes.
+
+    python bench/bots_strength.py --games 200 --workers 2              # the whole table
+    python bench/bots_strength.py --games 24 --ismcts ismcts:100       # a small run, a smaller budget
+
+Two players: ismcts vs random, ismcts vs greedy, greedy vs random, each bot first in half the
+matches (match i puts the first-named bot at seat i % 2). Four players: one ismcts among three
+random bots, at seat i % 4; its target is twice the fair share (50%). Ties count as a share of
+a win. Each match's game and bot seeds come from the run seed, the cell and the match index, so
+the figures do not depend on --workers; each worker compiles the rulesets itself (compiled
+rulesets hold closures, which do not pickle). Decision times are the ismcts seat's, over the
+decisions with two or more legal moves, in the matches of this run.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import time
+
+from cardrules.interpreter.bots import Table, make_bot
+from cardrules.interpreter.compile import compile_ruleset
+from cardrules.interpreter.engine import Game
+from cardrules.interpreter.load import load, split_selection
+from cardrules.interpreter.seats import parse_seat
+
+RULESETS = ["klats", "arne_92", "arne_total@en", "arne_total@ru", "arne_total@en+minimum"]
+PAIRS = [("ismcts", "random", 0.90), ("ismcts", "greedy", 0.60), ("greedy", "random", 0.70)]
+Z = 1.959964  # the normal quantile of a 95% interval
+
+_compiled: dict = {}
+
+
+def compiled(spec: str, players: int):
+    """The ruleset compiled in this process, once per (spec, players)."""
+    if (spec, players) not in _compiled:
+        s = split_selection(spec)
+        _compiled[spec, players] = compile_ruleset(load(s.path, s.edition, s.variants).model, players)
+    return _compiled[spec, players]
+
+
+def play(task: tuple) -> tuple[float, list[float]]:
+    """One match: the first bot's share of the win, and the ismcts seat's decision times. An error
+    comes back as a plain RuntimeError, which pickles (not every error of ours does)."""
+    try:
+        return _play(*task)
+    except Exception as e:
+        raise RuntimeError(f"{task[4]} match {task[5]}: {type(e).__name__}: {e}") from None
+
+
+def _play(spec: str, seats: tuple, me: int, run_seed: int, cell: str, index: int) -> tuple[float, list[float]]:
+    c = compiled(spec, len(seats))
+    seeds = random.Random(f"{run_seed}:{cell}:{index}")
+    game = Game(c, seeds.getrandbits(64))
+    bots = [make_bot(parse_seat(kind), random.Random(seeds.getrandbits(64))) for kind in seats]
+    table, times = Table(game, bots), []
+    while not game.over:
+        timed = seats[game.to_move].startswith("ismcts") and len(game.actions()) > 1
+        start = time.perf_counter()
+        action = table.choose()
+        if timed:
+            times.append(time.perf_counter() - start)
+        table.play(action)
+    winners = game.winners()
+    return (1.0 / len(winners) if me in winners else 0.0), times
+
+
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def cells(args) -> list[tuple[str, str, list[tuple]]]:
+    """(ruleset, cell name, tasks) for every cell of the run."""
+    out = []
+    for spec in args.rulesets:
+        for a, b, _ in PAIRS:
+            kind_a, kind_b = (args.ismcts if k == "ismcts" else k for k in (a, b))
+            name = f"{a} vs {b}"
+            tasks = [(spec, (kind_a, kind_b) if i % 2 == 0 else (kind_b, kind_a), i % 2, args.seed, f"{spec}/{name}", i)
+                     for i in range(args.games)]
+            out.append((spec, name, tasks))
+        if args.four:
+            tasks = []
+            for i in range(args.games):
+                seats = ["random"] * 4
+                seats[i % 4] = args.ismcts
+                tasks.append((spec, tuple(seats), i % 4, args.seed, f"{spec}/4p", i))
+            out.append((spec, "ismcts vs 3 random", tasks))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200, help="matches a cell (default 200)")
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ismcts", default="ismcts", help="the ismcts seat string (default: ismcts, its default budget)")
+    parser.add_argument("--rulesets", nargs="+", default=RULESETS)
+    parser.add_argument("--no-four", dest="four", action="store_false", help="leave out the 4-player cells")
+    args = parser.parse_args()
+    parse_seat(args.ismcts)
+    plan = cells(args)
+    targets = {f"{a} vs {b}": t for a, b, t in PAIRS} | {"ismcts vs 3 random": 0.50}
+    print(f"bots_strength: {args.games} matches a cell, ismcts seat '{args.ismcts}', seed {args.seed}, "
+          f"{args.workers} workers\n")
+    print("| ruleset | cell | win rate | 95% CI | target | met |")
+    print("|---|---|---|---|---|---|", flush=True)
+    started, times = time.perf_counter(), []
+    with multiprocessing.Pool(args.workers) as pool:
+        for spec, name, tasks in plan:  # each row as soon as its cell is done: a cut run keeps its rows
+            outcomes = pool.map(play, tasks, chunksize=1)
+            wins = sum(w for w, _ in outcomes)
+            low, high = wilson(wins, len(outcomes))
+            target = targets[name]
+            met = "yes" if low >= target else ("no" if high < target else "unsure")
+            print(f"| {spec} | {name} | {wins / len(outcomes):.0%} | {low:.0%}-{high:.0%} | >= {target:.0%} | {met} |",
+                  flush=True)
+            times += [t for _, ts in outcomes for t in ts]
+    if times:
+        times.sort()
+        print(f"\nismcts decisions ('{args.ismcts}', two or more legal moves): {len(times)}, median "
+              f"{statistics.median(times):.3f} s, 95th percentile {times[int(0.95 * (len(times) - 1))]:.3f} s")
+    print(f"wall time {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

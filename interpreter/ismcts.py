@@ -1,0 +1,154 @@
+"""Information-Set Monte Carlo Tree Search, single observer (Cowling, Powley & Whitehouse 2012).
+
+One tree for the seat to move, over the moves of every seat as that seat's search sees them.
+Each iteration samples a world the seat cannot tell from the real one (`worlds.Sampler`),
+descends the tree by UCB among the children whose moves the sampled world allows (each such
+child counts one more availability, the UCB's parent count), expands one untried move, plays
+the world out with random moves to the end of the round (or the match), and backs each node's
+result up for the seat that moved into it: rewards are per seat, so three or more seats each
+pursue their own. A seat's reward is half a win (1 shared among the seats that did best) and
+half its margin over the best rival (another team's seat, where the scoring shows teams),
+through tanh of the margin over the mean margin size the search has seen:
+the win is what counts, the margin tells a close line from a lost one. Windows, passes, final rounds and compound plays are moves like any other.
+
+Tree edges are keyed by (seat, play, face, target seat, pile): the same in every sampled world,
+as the engine's actions hold compiled objects shared by all worlds of one ruleset.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from .engine import EngineError, Game
+from .notation import MoveError
+from .outcome import round_values, seat_rivals
+from .seats import ISMCTS_ITERATIONS, Seat
+from .worlds import Memory, Sampler
+
+EXPLORATION = 0.7  # UCB's constant, for rewards in 0..1
+PLAYOUT_FACTOR = 4  # a playout is cut after this many actions per card and seat, and scored where it stands
+
+
+class Node:
+    __slots__ = ("visits", "reward", "wins", "avail", "children")
+
+    def __init__(self):
+        self.visits, self.reward, self.wins, self.avail = 0, 0.0, 0.0, 1
+        self.children: dict[tuple, Node] = {}
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A move at the root: how often the search tried it and how it fared for the seat."""
+
+    action: tuple
+    visits: int
+    win_rate: float  # the share of its lines that the seat won (ties shared)
+
+
+def key(mover: int, action: tuple) -> tuple:
+    play, face, seat, pile = action
+    return (mover, -1 if play is None else play.index, face, seat, pile)
+
+
+def search(sampler: Sampler, seat: int, legal: tuple, rng: random.Random, iterations: int | None = None,
+           seconds: float | None = None) -> list[Edge]:
+    """Search the seat's decision among `legal`; the root's moves, most visited first."""
+    if iterations is None and seconds is None:
+        iterations = ISMCTS_ITERATIONS
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    root, scale, rivals = Node(), [0.0, 0], seat_rivals(sampler.c)
+    by_key = {key(seat, a): a for a in legal}
+    n = sampler.c.players
+    cap = PLAYOUT_FACTOR * sampler.c.deck_size * n
+    done = 0
+    while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
+        done += 1
+        world = sampler.sample(rng)
+        if world.to_move != seat:  # a world whose flow went otherwise: it cannot answer this decision
+            continue
+        _iterate(world, root, by_key, rng, cap, scale, rivals)
+    edges = [Edge(by_key[k], child.visits, child.wins / child.visits if child.visits else 0.0)
+             for k, child in root.children.items() if k in by_key]
+    edges.sort(key=lambda e: (-e.visits, -e.win_rate))
+    return edges
+
+
+def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, cap: int, scale: list[float],
+             rivals: tuple) -> None:
+    st = world.state
+    start_round = st.round
+    node, path = root, []
+    try:
+        while not st.over and st.round == start_round:
+            mover = world.to_move
+            actions = world.actions() if node is not root else list(legal.values())
+            untried, best, best_value = [], None, -1.0
+            for action in actions:
+                k = key(mover, action)
+                child = node.children.get(k)
+                if child is None:
+                    untried.append((k, action))
+                    continue
+                child.avail += 1
+                if not untried:
+                    value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+                    if value > best_value:
+                        best, best_value = (child, action), value
+            if untried:
+                k, action = rng.choice(untried)
+                child = node.children[k] = Node()
+                world.play(action)
+                path.append((child, mover))
+                break
+            node, action = best
+            world.play(action)
+            path.append((node, mover))
+        steps = 0
+        while not st.over and st.round == start_round and steps < cap:
+            world.play(rng.choice(world.actions()))
+            steps += 1
+    except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
+        pass
+    values = round_values(world, start_round)
+    rewards, best = _rewards(values, scale, rivals), max(values)
+    winners = sum(1 for v in values if v == best)
+    for node, mover in path:
+        node.visits += 1
+        node.reward += rewards[mover]
+        node.wins += (values[mover] == best) / winners
+
+
+def _rewards(values: list[float], scale: list[float], rivals: tuple) -> list[float]:
+    """Each seat's reward in 0..1 (see the module's docstring). `scale` holds the sum of the
+    margins' sizes seen so far and their number, added to here: a margin counts through
+    tanh(margin / mean size), so that the margins that decide matches weigh, not the outliers.
+    A margin is over the best rival (`outcome.seat_rivals`)."""
+    best = max(values)
+    winners = sum(1 for v in values if v == best)
+    margins = [v - max((values[t] for t in rivals[s]), default=0) for s, v in enumerate(values)]
+    scale[0] += sum(abs(m) for m in margins)
+    scale[1] += len(margins)
+    size = scale[0] / scale[1] or 1.0
+    return [0.5 * (v == best) / winners + 0.25 * (1 + math.tanh(m / size)) for v, m in zip(values, margins)]
+
+
+class IsmctsBot:
+    """Chooses the most visited move of an ISMCTS search from its seat's knowledge."""
+
+    observes = True
+
+    def __init__(self, rng: random.Random, iterations: int | None = None, seconds: float | None = None):
+        self.rng, self.iterations, self.seconds = rng, iterations, seconds
+        self.kind = str(Seat("ismcts", iterations, seconds))
+        self.memory = Memory()
+
+    def choose(self, seen) -> tuple:
+        legal = seen.actions()
+        if len(legal) == 1:
+            return legal[0]
+        sampler = self.memory.sampler(seen)
+        edges = search(sampler, seen.seat, legal, self.rng, self.iterations, self.seconds)
+        return edges[0].action if edges else self.rng.choice(legal)

@@ -1,0 +1,264 @@
+"""Worlds a seat cannot tell from the real one: what the seat knows of the cards it cannot see,
+and matches sampled from that knowledge, for bots to search.
+
+A seat's knowledge is built from what the seat observes and nothing else: its view after the
+deal, and after every move the move as it saw it (`redact.as_seen`) and its view again. It
+keeps, per hidden place (a hidden zone of one seat, or a shared hidden zone), the faces the seat
+saw go in there and that cannot have left unseen since ("pinned"). Everything else it cannot
+see is a pool of unknown cards. Where it cannot tell (a place that lost cards it did not see
+leave, a play that swaps or passes hidden zones), it forgets: knowing less is honest, knowing
+wrong is not.
+
+Sampling deals the pool at random into the hidden places, as many as each shows, after the
+pinned faces; the turn, the window, the totals and the rest of the game's flow are public and
+come as they are (`public_flow`). Copies of a face are alike (the engine plays the first copy of
+a face it finds), so cards are numbered by face in a fixed order, never read from the real state.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+
+from . import model as m
+from .compile import Compiled
+from .engine import Game, State
+from .notation import Move
+from .redact import UNSEEN
+
+Place = tuple[int, int]  # (zone index, owner seat, or -1 for a shared zone)
+
+
+def public_flow(state: State) -> State:
+    """The state without its cards: whose turn, the window, the totals, the rounds' results:
+    what every seat at a real table knows. Its zones are left empty."""
+    return dataclasses.replace(state, zones=[], totals=list(state.totals), next_turns=list(state.next_turns),
+                               window=None if state.window is None else list(state.window),
+                               results=list(state.results), silent=set(state.silent))
+
+
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    """A view read back into numbers: the faces in each place the seat sees, the count (and the
+    number of piles) of each place it does not."""
+
+    visible: dict  # Place -> faces, or piles of faces
+    hidden: dict  # Place -> (cards, piles or None)
+    faces: Counter  # every face the seat sees, wherever it lies
+
+    @classmethod
+    def of(cls, compiled: Compiled, view: dict) -> "Layout":
+        index = {text: i for i, text in enumerate(compiled.faces)}
+        visible, hidden, faces = {}, {}, Counter()
+        for z, zone in enumerate(compiled.model.zones):
+            content = view["zones"][zone.name]
+            for owner, shown in enumerate(content) if zone.per_seat else ((-1, content),):
+                if isinstance(shown, dict):
+                    hidden[(z, owner)] = (shown["count"], shown.get("piles"))
+                elif zone.piles:
+                    visible[(z, owner)] = [[index[f] for f in pile] for pile in shown]
+                    faces.update(f for pile in visible[(z, owner)] for f in pile)
+                else:
+                    visible[(z, owner)] = [index[f] for f in shown]
+                    faces.update(visible[(z, owner)])
+        return cls(visible, hidden, faces)
+
+    def count(self, place: Place) -> int:
+        return self.hidden[place][0] if place in self.hidden else 0
+
+
+class Knowledge:
+    """What one seat knows of the cards it cannot see: derived from its views and the moves as
+    it saw them, one observation at a time (`observe`)."""
+
+    def __init__(self, compiled: Compiled, seat: int, start: dict):
+        self.c, self.seat = compiled, seat
+        self.deck = Counter(compiled.face_of)
+        self.layout = Layout.of(compiled, start)
+        self.round = start["round"]
+        self.pinned: dict[Place, Counter] = {}
+        self.observed = 0  # observations taken
+        # the zones a play's effects swap or pass round whole: their hidden places are shuffled
+        # from the seat's point of view, whatever the counts say
+        self._stirs = {p.name: {compiled.zone_index[z] for e in p.effects
+                                for z in (e.zones if isinstance(e, m.Swap) else (e.zone,) if isinstance(e, m.PassZone)
+                                          else ())}
+                       for p in compiled.model.plays}
+        # the one face a play can take, where its rules leave one: the play names the card unseen
+        self._only_face = {p.name: next(iter(p.faces)) for p in compiled.plays
+                           if p.faces is not None and len(p.faces) == 1 and p.mate is None}
+
+    def observe(self, mover: int, move: Move, view: dict) -> None:
+        """Take one observation: `mover` made `move` (as this seat saw it); `view` is this seat's
+        view after it and after all that followed by itself."""
+        self.observed += 1
+        before, after = self.layout, Layout.of(self.c, view)
+        self.layout = after
+        if view["round"] != self.round:  # a new deal: nothing is known of it yet
+            self.round, self.pinned = view["round"], {}
+            return
+        explained: Counter = Counter()  # the change in each hidden place the move itself accounts for
+        appeared, vanished = after.faces - before.faces, before.faces - after.faces
+        announced: list[int] = []
+        dest = None
+        if move.card:
+            play = self.c.model.play(move.play)
+            zones = self.c.zone_index
+            for z in self._stirs[play.name]:
+                for place in list(self.pinned):
+                    if place[0] == z:
+                        del self.pinned[place]
+            sources = [(zones[play.card_zone], mover)] + ([(zones[play.mate.zone], mover)] if play.mate else [])
+            dest_zone = zones[play.dest_zone]
+            dest = (dest_zone, move.seat if self.c.model.zones[dest_zone].per_seat and play.choose is None
+                    and move.seat is not None else -1)
+            known = move.card != UNSEEN or play.name in self._only_face
+            if move.card != UNSEEN:
+                index = self.c.face_index
+                announced = [index[part.lower()] for part in move.card.split("+")]
+            elif known:
+                announced = [self._only_face[play.name]]
+            to_hidden = dest in before.hidden
+            for k, source in enumerate(sources):
+                if source in before.hidden:
+                    explained[source] -= 1
+                    if not known:
+                        self.pinned.pop(source, None)
+                    else:
+                        self._unpin(source, announced[k])
+                        if not to_hidden:  # it came to light: not a card that left unseen
+                            appeared[announced[k]] -= 1
+                elif known and to_hidden:  # it went out of sight, where the move says
+                    vanished[announced[k]] -= 1
+            if to_hidden:
+                explained[dest] += len(sources)
+        appeared, vanished = +appeared, +vanished
+        changes = {p: after.count(p) - before.count(p) - explained[p] for p in {*before.hidden, *after.hidden}}
+        losses = {p: -d for p, d in changes.items() if d < 0}
+        gains = {p: d for p, d in changes.items() if d > 0}
+        if len(losses) == 1 and sum(appeared.values()) == next(iter(losses.values())):
+            place = next(iter(losses))  # the faces that came to light are the very cards that left it
+            for face, k in appeared.items():
+                for _ in range(k):
+                    self._unpin(place, face)
+        else:
+            for place in losses:
+                self.pinned.pop(place, None)
+        if vanished and len(gains) == 1 and sum(vanished.values()) == next(iter(gains.values())):
+            self.pinned.setdefault(next(iter(gains)), Counter()).update(vanished)
+        if announced and dest in after.hidden and not self.c.model.zones[dest[0]].piles:
+            self.pinned.setdefault(dest, Counter()).update(announced)
+        self._reconcile()
+
+    def _unpin(self, place: Place, face: int) -> None:
+        pins = self.pinned.get(place)
+        if pins and pins[face] > 0:
+            pins[face] -= 1
+
+    def _reconcile(self) -> None:
+        """Drop what the present view contradicts: pins in a place the seat now sees, more pins
+        than a place holds, more of a face than the deck has left unseen."""
+        layout = self.layout
+        for place, pins in list(self.pinned.items()):
+            pins = +pins
+            if place not in layout.hidden or not pins or sum(pins.values()) > layout.count(place) or \
+                    self.c.model.zones[place[0]].piles:
+                del self.pinned[place]
+            else:
+                self.pinned[place] = pins
+        unseen = self.unseen()
+        total = Counter()
+        for pins in self.pinned.values():
+            total.update(pins)
+        for face, k in total.items():
+            if k > unseen[face]:
+                for pins in self.pinned.values():
+                    pins.pop(face, None)
+
+    def unseen(self) -> Counter:
+        """The faces of the cards the seat does not see now."""
+        return self.deck - self.layout.faces
+
+
+class Sampler:
+    """Deals worlds for one decision: the seat's knowledge and the public flow, set once."""
+
+    def __init__(self, compiled: Compiled, knowledge: Knowledge, flow: State):
+        self.c, self.flow = compiled, flow
+        layout = knowledge.layout
+        self.layout = layout
+        pinned = knowledge.pinned
+        pool = knowledge.unseen()
+        for pins in pinned.values():
+            pool -= pins
+        self.pool = sorted(pool.elements())
+        self.places = [(place, count, piles, sorted(pinned.get(place, Counter()).elements()))
+                       for place, (count, piles) in layout.hidden.items()]
+        self.cards_of: dict[int, list[int]] = {}
+        for card, face in enumerate(compiled.face_of):
+            self.cards_of.setdefault(face, []).append(card)
+
+    @property
+    def uncertain(self) -> bool:
+        """Whether two samples can differ in their cards: unseen faces of more than one kind."""
+        return len(set(self.pool)) > 1 or any(len(set(pins)) > 1 for *_, pins in self.places)
+
+    def sample(self, rng: random.Random) -> Game:
+        """A match the seat cannot tell from the real one, its chance seeded from `rng`."""
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        next_card = {face: iter(cards) for face, cards in self.cards_of.items()}
+        zones = [[[] for _ in range(self.c.players)] if z.per_seat else [] for z in self.c.model.zones]
+
+        def put(place: Place, content) -> None:
+            z, owner = place
+            if owner < 0:
+                zones[z] = content
+            else:
+                zones[z][owner] = content
+
+        for place, shown in self.layout.visible.items():
+            put(place, [[next(next_card[f]) for f in pile] for pile in shown] if self.c.model.zones[place[0]].piles
+                else [next(next_card[f]) for f in shown])
+        for place, count, piles, pins in self.places:
+            faces = pins + [pool.pop() for _ in range(count - len(pins))]
+            rng.shuffle(faces)
+            cards = [next(next_card[f]) for f in faces]
+            put(place, cards if piles is None else _split(cards, piles, rng))
+        flow = self.flow
+        state = dataclasses.replace(flow, zones=zones, totals=list(flow.totals), next_turns=list(flow.next_turns),
+                                    window=None if flow.window is None else list(flow.window),
+                                    results=list(flow.results), silent=set(flow.silent))
+        return Game.resume(self.c, state, rng.getrandbits(64))
+
+
+class Memory:
+    """A bot's knowledge of its match, brought up to date from each `SeatView`."""
+
+    def __init__(self):
+        self.knowledge: Knowledge | None = None
+        self.start: dict | None = None
+
+    def of(self, seen) -> Knowledge:
+        k = self.knowledge
+        if k is None or seen.start is not self.start or k.observed > len(seen.history):  # a new match
+            k = self.knowledge = Knowledge(seen.compiled, seen.seat, seen.start)
+            self.start = seen.start
+        for s in seen.history[k.observed:]:
+            k.observe(s.mover, s.move, s.view)
+        return k
+
+    def sampler(self, seen) -> Sampler:
+        return Sampler(seen.compiled, self.of(seen), seen.flow)
+
+
+def _split(cards: list[int], piles: int, rng: random.Random) -> list[list[int]]:
+    """`cards` in `piles` non-empty piles of random sizes: the view shows only how many."""
+    cuts = sorted(rng.sample(range(1, len(cards)), piles - 1)) if piles > 1 else []
+    bounds = [0, *cuts, len(cards)]
+    return [cards[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
+def fork(game: Game, rng: random.Random) -> Game:
+    """A copy of a (sampled) match to try a line of play in, its chance drawn from `rng`."""
+    return Game.resume(game.c, game.state.copy(), rng.getrandbits(64))

@@ -1,0 +1,338 @@
+"""Bots: honest by construction (they see what their seat sees and nothing else), sampled worlds
+that the seat cannot tell from the real one, determinism, legality, and enough strength that a
+bot gone random fails here."""
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+
+import pytest
+
+from cardrules.interpreter import invariants
+from cardrules.interpreter.bots import GreedyBot, RandomBot, SeatView, Table, make_bot
+from cardrules.interpreter.compile import compile_ruleset
+from cardrules.interpreter.engine import Game
+from cardrules.interpreter.ismcts import IsmctsBot, key
+from cardrules.interpreter.load import load, load_text
+from cardrules.interpreter.outcome import seat_rivals
+from cardrules.interpreter.seats import Seat, SeatError, parse_seat, parse_seats
+from cardrules.interpreter.worlds import Knowledge, Memory, public_flow
+
+from .conftest import RULESETS, cli
+
+SELECTIONS = {"klats": ("klats.rules", None, ()), "arne_92": ("arne_92.rules", None, ()),
+              "arne_total@en": ("arne_total.rules", "en", ()), "arne_total@ru": ("arne_total.rules", "ru", ()),
+              "arne_total@en+minimum": ("arne_total.rules", "en", ("minimum",))}
+
+GIVE = """\
+game "Give" { }
+players 2..3
+attribute rank in 1..30
+card plain { rank each  face "r{rank}" }
+zone stock shared hidden
+zone hand per seat owner
+zone heap shared public
+setup {
+    shuffle deck into stock
+    deal 3 from stock to hand
+}
+play give {
+    card from hand
+    to hand of any other seat
+}
+play drop {
+    card from hand
+    to heap
+}
+turn { play one of give, drop or pass }
+end round out when count(heap) >= 12
+score s = count(hand of s)
+match {
+    until round >= 1
+    winner highest
+}
+"""
+
+
+def compiled(name: str, players: int = 2):
+    file, edition, variants = SELECTIONS[name]
+    return compile_ruleset(load(str(RULESETS / file), edition, variants).model, players)
+
+
+def positions(c, seed: int, watched: int, every: int = 7, limit: int = 60):
+    """Positions of a random match where `watched` is to move, with its Table (which keeps the
+    moves as `watched` saw them): every `every`-th of its decisions, up to `limit` actions."""
+    game = Game(c, seed)
+    table = Table(game, [RandomBot(random.Random(seed + s)) for s in range(c.players)], watch=(watched,))
+    decisions = actions = 0
+    while not game.over and actions < limit:
+        if game.to_move == watched and len(game.actions()) > 1:
+            decisions += 1
+            if decisions % every == 1:
+                yield game, table
+        table.play(table.choose())
+        actions += 1
+
+
+def hidden_permuted(game: Game, seat: int, knowledge: Knowledge, rng: random.Random) -> Game:
+    """The same match with the cards hidden from `seat` dealt again among the places that hide
+    them, each place keeping its count and the faces the seat knows are there."""
+    state = game.state.copy()
+    slots, pool = [], []
+    for (z, owner), pins in [(p, knowledge.pinned.get(p, Counter())) for p in knowledge.layout.hidden]:
+        cards = state.zones[z] if owner < 0 else state.zones[z][owner]
+        keep = Counter(pins)
+        for i, card in enumerate(cards):
+            face = game.c.face_of[card]
+            if keep[face] > 0:
+                keep[face] -= 1
+            else:
+                slots.append((cards, i))
+                pool.append(card)
+    rng.shuffle(pool)
+    for (cards, i), card in zip(slots, pool):
+        cards[i] = card
+    return Game.resume(game.c, state, 0)
+
+
+def seat_view(game: Game, table: Table, seat: int) -> SeatView:
+    """What `seat` is given at `game`, with the history the table kept (the same for a match
+    whose hidden cards were dealt otherwise: the seat saw the same)."""
+    return SeatView(game.c, seat, game.view(seat), public_flow(game.state), tuple(game.actions()),
+                    table.start[seat], tuple(table.history[seat]))
+
+
+# ------------------------------------------------------------------ seat strings
+
+
+def test_seat_strings_read_and_print_back():
+    assert [str(s) for s in parse_seats("human,random,greedy,ismcts,ismcts:400,ismcts:0.5s,greedy:3")] == [
+        "human", "random", "greedy", "ismcts", "ismcts:400", "ismcts:0.5s", "greedy:3"]
+    assert parse_seat("ISMCTS:400") == Seat("ismcts", iterations=400)
+    assert parse_seat("ismcts:1.25s") == Seat("ismcts", seconds=1.25)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("robot", "unknown kind 'robot'"), ("random:3", "takes no settings"), ("ismcts:fast", "bad setting"),
+    ("greedy:0.5s", "bad setting"), ("ismcts:0", "the count must be"), ("ismcts:0s", "the time must be"),
+])
+def test_bad_seat_strings_say_what_is_wrong(text, message):
+    with pytest.raises(SeatError) as e:
+        parse_seat(text)
+    assert message in e.value.message and e.value.hint
+
+
+def test_a_bad_seat_is_a_usage_error_with_a_hint():
+    done = cli("play", "klats", "--seats", "human,ismcts:lots")
+    assert done.code == 2 and "bad setting 'lots'" in done.stderr and "hint:" in done.stderr
+
+
+def test_a_log_records_each_seats_kind_and_replays_without_a_search(tmp_path):
+    log = tmp_path / "game.json"
+    done = cli("play", "klats", "--seats", "ismcts:5,greedy:1", "--seed", "2", "--log", log)
+    assert done.code == 0, done.stderr
+    assert json.loads(log.read_text().splitlines()[0])["seats"] == ["ismcts:5", "greedy:1"]  # the journal's head
+    again = cli("replay", log)
+    assert again.code == 0 and "the result matches the log" in again.stdout
+
+
+def test_selfplay_with_mixed_seats_reports_each_seats_kind_and_logs_it(tmp_path):
+    log = tmp_path / "matches.jsonl"
+    done = cli("selfplay", "klats", "--seats", "ismcts:5,random", "--games", "2", "--json", "--log", log)
+    assert done.code == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["seats"] == ["ismcts:5", "random"] and figures["players"] == 2
+    assert len(figures["wins_by_seat"]) == 2 and sum(figures["wins_by_seat"]) >= 2
+    lines = log.read_text().splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["seats"] == ["ismcts:5", "random"] for line in lines)
+    assert cli("replay", log, "--game", "2").code == 0
+
+
+def test_hint_shows_the_top_moves_of_a_search():
+    done = cli("play", "klats", "--seats", "human,random", "--seed", "4", input="hint\nquit\n")
+    assert done.code == 0, done.stderr
+    lines = re.findall(r"^  (\d)\. put (\S+ @\d+(?:/\d+)?)  tried (\d+) times, won (\d+)%$", done.stdout, re.M)
+    assert [n for n, *_ in lines] == ["1", "2", "3"]
+    visits = [int(v) for _, _, v, _ in lines]
+    assert visits == sorted(visits, reverse=True) and visits[0] > 0
+
+
+# ------------------------------------------------------------------ sampled worlds
+
+
+@pytest.mark.parametrize("name", list(SELECTIONS))
+def test_every_sampled_world_shows_the_seat_its_real_view_and_holds_the_deck(name):
+    c = compiled(name, 3 if name == "klats" else 2)
+    rng = random.Random(5)
+    checked = 0
+    for game, table in positions(c, seed=11, watched=1):
+        seen = seat_view(game, table, 1)
+        memory = Memory()
+        sampler = memory.sampler(seen)
+        legal = sorted(key(1, a) for a in game.actions())
+        for _ in range(6):
+            world = sampler.sample(rng)
+            assert world.view(1) == game.view(1)
+            assert sorted(key(1, a) for a in world.actions()) == legal
+            assert invariants.check(world) == []
+            checked += 1
+    assert checked >= 6
+
+
+def test_a_card_seen_going_into_a_hand_stays_there_in_every_world():
+    c = compile_ruleset(load_text(GIVE).model, 3)
+    game = Game(c, 4)
+    table = Table(game, [None, None, None], watch=(0,))
+    given = game.view(0)["zones"]["hand"][0][0]
+    table.play(game.action_of(next(m for m in game.legal_moves(0) if m.play == "give" and m.card == given
+                                   and m.seat == 2)))
+    table.play(game.action_of(next(m for m in game.legal_moves(1) if m.play == "drop")))  # seat 1 shows a card
+    memory = Memory()
+    while game.to_move != 0:
+        table.play(game.action_of(next(m for m in game.legal_moves(game.to_move) if m.play == "drop")))
+    sampler = memory.sampler(seat_view(game, table, 0))
+    hand = c.model.zones.index(c.model.zone("hand"))
+    assert memory.knowledge.pinned == {(hand, 2): Counter({c.faces.index(given): 1})}
+    rng = random.Random(1)
+    for _ in range(30):
+        world = sampler.sample(rng)
+        assert given in [c.faces[c.face_of[card]] for card in world.state.zones[hand][2]]
+    # seat 2 then passes on a card seat 0 cannot see: the card may have left, and is no longer pinned
+    table.play(game.action_of(next(m for m in game.legal_moves(0) if m.play == "drop")))
+    table.play(game.action_of(next(m for m in game.legal_moves(1) if m.play == "drop")))
+    table.play(game.action_of(next(m for m in game.legal_moves(2) if m.play == "give" and m.seat == 1)))
+    memory.sampler(seat_view(game, table, 0))
+    assert (hand, 2) not in memory.knowledge.pinned
+
+
+BURY = GIVE.replace("zone heap shared public", "zone heap shared public\nzone pit shared hidden").replace(
+    "turn { play one of give, drop or pass }", """play bury {
+    card from hand where card.rank == 1
+    to pit
+}
+turn { play one of give, drop, bury or pass }""")
+
+
+def test_a_card_played_unseen_is_known_when_the_play_takes_one_face_only():
+    c = compile_ruleset(load_text(BURY).model, 2)
+    game = Game(c, 0)
+    game.set_position({"hand": [["r5", "r6"], ["r1", "r7"]]}, active=1, rest="stock")
+    table = Table(game, [None, None], watch=(0,))
+    table.play(game.action_of(next(m for m in game.legal_moves(1) if m.play == "bury")))
+    assert str(table.history[0][-1].move) == "bury ?"  # seat 0 does not see the card go
+    memory = Memory()
+    memory.of(seat_view(game, table, 0))
+    pit = c.model.zones.index(c.model.zone("pit"))
+    assert memory.knowledge.pinned == {(pit, -1): Counter({c.faces.index("r1"): 1})}
+
+
+def test_a_play_that_passes_the_hands_round_unpins_what_was_in_them():
+    rotate = GIVE.replace("turn { play one of give, drop or pass }", """play rotate {
+    card from hand where card.rank == 1
+    to heap
+    then pass hand
+}
+turn { play one of give, drop, rotate or pass }""")
+    c = compile_ruleset(load_text(rotate).model, 3)
+    game = Game(c, 0)
+    game.set_position({"hand": [["r5", "r6", "r4"], ["r1", "r7"], ["r8", "r9"]]}, active=0, rest="stock")
+    table = Table(game, [None, None, None], watch=(0,))
+    table.play(game.action_of(next(m for m in game.legal_moves(0) if m.play == "give" and m.card == "r5")))
+    hand = c.model.zones.index(c.model.zone("hand"))
+    memory = Memory()
+    memory.of(seat_view(game, table, 0))
+    r5 = c.faces.index("r5")
+    assert memory.knowledge.pinned[(hand, 1)][r5] == 1
+    table.play(game.action_of(next(m for m in game.legal_moves(1) if m.play == "rotate")))
+    memory.of(seat_view(game, table, 0))
+    # every hand keeps its count, yet r5 went on to seat 2 with the hand: the play says the hands moved
+    assert memory.knowledge.pinned.get((hand, 1), Counter())[r5] == 0
+
+
+def test_partners_are_read_from_the_scoring():
+    teams = compile_ruleset(load(str(RULESETS / "arne_total.rules"), "en", ("teams",)).model, 4)
+    assert seat_rivals(teams) == ((1, 3), (0, 2), (1, 3), (0, 2))  # seat s plays for the row at s mod 2
+    assert seat_rivals(compiled("arne_total@en", 4)) == ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
+    assert seat_rivals(compiled("klats", 3)) == ((1, 2), (0, 2), (0, 1))
+
+
+# ------------------------------------------------------------------ honesty
+
+
+@pytest.mark.parametrize("name", ["klats", "arne_total@en", "arne_total@ru"])
+def test_dealing_the_hidden_cards_otherwise_never_changes_a_bots_choice(name):
+    c = compiled(name)
+    rng = random.Random(3)
+    compared = changed = 0
+    for game, table in positions(c, seed=21, watched=0, every=4):
+        seen = seat_view(game, table, 0)
+        memory = Memory()
+        memory.of(seen)
+        other = hidden_permuted(game, 0, memory.knowledge, rng)
+        assert other.view(0) == game.view(0)
+        changed += other.state.zones != game.state.zones
+        for make in (lambda: GreedyBot(random.Random(8)), lambda: IsmctsBot(random.Random(8), iterations=40)):
+            assert make().choose(seen) == make().choose(seat_view(other, table, 0))
+        compared += 1
+    assert compared >= 2 and changed >= 1  # the hidden cards really lay otherwise
+
+
+# ------------------------------------------------------------------ determinism and legality
+
+
+def play_match(c, seats: str, seed: int) -> tuple[list[str], Game]:
+    game = Game(c, seed)
+    bots = [make_bot(s, random.Random(f"{seed}:{k}")) for k, s in enumerate(parse_seats(seats))]
+    table, moves = Table(game, bots), []
+    while not game.over:
+        action = table.choose()
+        assert action in game.actions()  # never an illegal move
+        moves.append(str(game.move_of(action)))
+        table.play(action)
+    return moves, game
+
+
+@pytest.mark.parametrize("name", ["klats", "arne_total@ru"])
+def test_a_fixed_seed_gives_the_same_match(name):
+    c = compiled(name)
+    first, _ = play_match(c, "ismcts:12,greedy:2", 2)
+    again, _ = play_match(c, "ismcts:12,greedy:2", 2)
+    assert first == again
+
+
+def test_bots_in_a_four_seat_match_make_only_legal_moves():
+    c = compiled("arne_total@en", 4)
+    _, game = play_match(c, "ismcts:8,greedy:2,random,greedy:1", 3)
+    assert game.over
+
+
+# ------------------------------------------------------------------ strength (a bot gone random fails)
+
+
+@pytest.mark.parametrize("name", list(SELECTIONS))
+def test_greedy_beats_random_clearly(name):
+    c = compiled(name)
+    wins = 0.0
+    games = 16
+    for g in range(games):
+        seats = "greedy:2,random" if g % 2 == 0 else "random,greedy:2"
+        _, game = play_match(c, seats, 100 + g)
+        me = g % 2
+        winners = game.winners()
+        wins += (me in winners) / len(winners)
+    assert wins >= 0.7 * games, f"greedy won {wins} of {games}"
+
+
+@pytest.mark.parametrize("name, budget", [("klats", 40), ("arne_total@en+minimum", 15)])
+def test_ismcts_beats_random_clearly(name, budget):
+    c = compiled(name)
+    wins = 0.0
+    games = 8
+    for g in range(games):
+        seats = f"ismcts:{budget},random" if g % 2 == 0 else f"random,ismcts:{budget}"
+        _, game = play_match(c, seats, 200 + g)
+        winners = game.winners()
+        wins += (g % 2 in winners) / len(winners)
+    assert wins >= 0.75 * games, f"ismcts won {wins} of {games}"
