@@ -29,6 +29,7 @@ COMMANDS = {
     "log": ("logs", "app"),
     "house": ("house", "app"),
     "book": ("book", "book"),
+    "lsp": ("lsp", "lsp"),
 }
 
 

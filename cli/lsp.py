@@ -1,0 +1,191 @@
+"""`cardrules lsp`: the language server, over stdin and stdout. pygls speaks the protocol; every
+answer comes from interpreter/editor.py, which knows no LSP. Diagnostics follow the author:
+when a file opens or is saved, and 300 ms after the last change while typing. LSP counts
+lines from 0 and columns in UTF-16 code units; the AST counts both from 1, columns in
+characters: `_position` and `_place` convert."""
+from __future__ import annotations
+
+import asyncio
+from importlib.metadata import version
+
+from .common import fail
+
+DEBOUNCE = 0.3  # seconds after the last change before a text is checked again
+
+
+def lsp() -> None:
+    """Run the language server on stdin and stdout, for an editor to start (docs/editors.md):
+    diagnostics as you type, hover, completion, go to definition, references and an outline
+    for .rules files. Needs the `lsp` extra: pip install 'cardrules\\[lsp]'."""
+    try:
+        server = build_server()
+    except ImportError as e:
+        raise fail(f"the language server needs pygls and lsprotocol ({e.name} is missing)",
+                   "pip install 'cardrules[lsp]'") from None
+    server.start_io()
+
+
+def build_server():
+    from lsprotocol import types as t
+    from pygls.lsp.server import LanguageServer
+
+    from ..interpreter.editor import Analysis, analyze
+
+    server = LanguageServer("cardrules", version("cardrules"),
+                            text_document_sync_kind=t.TextDocumentSyncKind.Full)
+    analyses: dict[str, Analysis] = {}
+    pending: dict[str, asyncio.Task] = {}
+
+    def current(uri: str) -> Analysis:
+        """The analysis of the document's text as it is now (made anew when the text changed)."""
+        doc = server.workspace.get_text_document(uri)
+        known = analyses.get(uri)
+        if known is None or known.text != doc.source:
+            known = analyses[uri] = analyze(doc.source, _file_name(uri))
+        return known
+
+    def publish(uri: str) -> None:
+        a = current(uri)
+        server.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
+            uri=uri, diagnostics=[_diagnostic(t, a, d, uri) for d in a.diagnostics]))
+
+    async def later(uri: str) -> None:
+        await asyncio.sleep(DEBOUNCE)
+        pending.pop(uri, None)
+        publish(uri)
+
+    @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(params: t.DidOpenTextDocumentParams) -> None:
+        publish(params.text_document.uri)
+
+    @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(params: t.DidSaveTextDocumentParams) -> None:
+        publish(params.text_document.uri)
+
+    @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(params: t.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if uri in pending:
+            pending[uri].cancel()
+        pending[uri] = asyncio.ensure_future(later(uri))
+
+    @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: t.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        analyses.pop(uri, None)
+        if uri in pending:
+            pending.pop(uri).cancel()
+        server.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    @server.feature(t.TEXT_DOCUMENT_HOVER)
+    def hover(params: t.HoverParams) -> t.Hover | None:
+        a = current(params.text_document.uri)
+        line, column = _place(a, params.position)
+        text = a.hover(line, column)
+        if text is None:
+            return None
+        o = a.at(line, column)
+        return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text), range=_range(t, a, o.span))
+
+    @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=["."]))
+    def completion(params: t.CompletionParams) -> t.CompletionList:
+        a = current(params.text_document.uri)
+        line, column = _place(a, params.position)
+        items = [t.CompletionItem(label=word, kind=_completion_kind(t, what), detail=what, sort_text=f"{i:04d}")
+                 for i, (word, what) in enumerate(a.completions(line, column))]
+        return t.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(t.TEXT_DOCUMENT_DEFINITION)
+    def definition(params: t.DefinitionParams) -> list[t.Location]:
+        a = current(params.text_document.uri)
+        o = a.at(*_place(a, params.position))
+        uri = params.text_document.uri
+        return [t.Location(uri=uri, range=_range(t, a, span)) for span in a.definitions(o)] if o else []
+
+    @server.feature(t.TEXT_DOCUMENT_REFERENCES)
+    def references(params: t.ReferenceParams) -> list[t.Location]:
+        a = current(params.text_document.uri)
+        o = a.at(*_place(a, params.position))
+        uri = params.text_document.uri
+        if o is None:
+            return []
+        return [t.Location(uri=uri, range=_range(t, a, span))
+                for span in a.references(o, params.context.include_declaration)]
+
+    @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def symbols(params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:
+        a = current(params.text_document.uri)
+
+        def symbol(o) -> t.DocumentSymbol:
+            return t.DocumentSymbol(name=o.name, kind=_symbol_kind(t, o.kind),
+                                    range=_range(t, a, o.span), selection_range=_range(t, a, o.name_span),
+                                    children=[symbol(c) for c in o.children])
+        return [symbol(o) for o in a.outline()]
+
+    return server
+
+
+# ------------------------------------------------------------------ conversions
+
+
+def _file_name(uri: str) -> str:
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme == "file" else uri
+
+
+def _position(t, a, line: int, column: int):
+    """A 1-based line and character column as LSP's 0-based line and UTF-16 column."""
+    lines = a.text.split("\n")
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    chars = text[:max(column - 1, 0)]
+    return t.Position(line=max(line - 1, 0), character=len(chars.encode("utf-16-le")) // 2)
+
+
+def _place(a, position) -> tuple[int, int]:
+    """LSP's 0-based line and UTF-16 column as a 1-based line and character column."""
+    lines = a.text.split("\n")
+    text = lines[position.line] if position.line < len(lines) else ""
+    units = 0
+    for i, char in enumerate(text):
+        if units >= position.character:
+            return position.line + 1, i + 1
+        units += 2 if ord(char) > 0xFFFF else 1
+    return position.line + 1, len(text) + 1
+
+
+def _range(t, a, span):
+    if span is None:
+        return t.Range(start=t.Position(line=0, character=0), end=t.Position(line=0, character=0))
+    return t.Range(start=_position(t, a, span.line, span.column), end=_position(t, a, span.end_line, span.end_column))
+
+
+def _diagnostic(t, a, d, uri: str):
+    severity = t.DiagnosticSeverity.Error if d.severity == "error" else t.DiagnosticSeverity.Warning
+    where = _range(t, a, d.span)
+    related = [t.DiagnosticRelatedInformation(location=t.Location(uri=uri, range=where), message=f"hint: {d.hint}")] \
+        if d.hint else None
+    return t.Diagnostic(range=where, message=d.message + (f"\nhint: {d.hint}" if d.hint else ""), severity=severity,
+                        source="cardrules", related_information=related)
+
+
+def _completion_kind(t, what: str):
+    if what == "keyword":
+        return t.CompletionItemKind.Keyword
+    if what.startswith("value of"):
+        return t.CompletionItemKind.EnumMember
+    return {"param": t.CompletionItemKind.Constant, "zone": t.CompletionItemKind.Variable,
+            "attribute": t.CompletionItemKind.Property, "card": t.CompletionItemKind.Class,
+            "define": t.CompletionItemKind.Function, "play": t.CompletionItemKind.Method,
+            "mark": t.CompletionItemKind.Property}.get(what.split(":")[0] if ":" in what else what,
+                                                       t.CompletionItemKind.Function if "(" in what
+                                                       else t.CompletionItemKind.Text)
+
+
+def _symbol_kind(t, kind: str):
+    return {"param": t.SymbolKind.Constant, "define": t.SymbolKind.Function, "attribute": t.SymbolKind.Enum,
+            "value": t.SymbolKind.EnumMember, "card": t.SymbolKind.Class, "zone": t.SymbolKind.Variable,
+            "play": t.SymbolKind.Method, "edition": t.SymbolKind.Namespace, "variant": t.SymbolKind.Namespace,
+            "for": t.SymbolKind.Namespace, "game": t.SymbolKind.File, "turn": t.SymbolKind.Event,
+            "window": t.SymbolKind.Event, "round end": t.SymbolKind.Event, "final round": t.SymbolKind.Event}.get(kind, t.SymbolKind.Object)

@@ -1,0 +1,433 @@
+"""What an editor asks of a rules text while it is being written: every diagnostic of every
+selection of edition and variants, once each; where a name is defined and used; what stands at
+a place (for hover); the names that may be written there (for completion); an outline.
+Positions are the AST's own spans (1-based lines and columns, ends exclusive); the language
+server turns them into LSP's.
+
+A parse error stops the parser, so the broken clause is cut out and the rest parsed again:
+a clause starts at a line's first column with a clause keyword (the layout of every ruleset
+the formatter writes and the docs show), and the broken one runs from the clause the error is
+in (the one before, when the error is the keyword of the next: an unclosed block) to the next
+such start. The blanked text keeps its line breaks, so every later span stays true. The checker
+then sees the clauses that parsed; what the missing clause could cause (a name it declares or
+uses reported unknown or unused, a clause or card the ruleset then lacks, the deck's size) is
+held back rather than reported wrong.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, fields, is_dataclass
+
+from . import model as m
+from . import options
+from . import syntax as s
+from .check import CONTEXTS, FUNCTIONS, _show
+from .diagnostics import Diagnostic, RulesError, Sink, Span
+from .load import Loaded, check_selection
+from .parse import parse
+
+MAX_RECOVERIES = 50
+CLAUSE_WORDS = ("game", "players", "param", "define", "attribute", "card", "zone", "setup", "cleanup", "play",
+                "turn", "window", "end", "final", "score", "match", "deck", "decks", "edition", "variant")
+_CLAUSE_START = re.compile(r"^(?:" + "|".join(CLAUSE_WORDS) + r")\b(?!\s*[.(])", re.MULTILINE)
+_QUOTED = re.compile(r"'([^']+)'")
+# whole-ruleset messages a missing clause can cause, held back while a clause is cut out
+_WHOLE = ("the ruleset ", "the file holds no rules", "the deck ", "two cards have the face")
+# what the names in each clause may read, beyond the ruleset's own (check.CONTEXTS by clause)
+_SCOPES = {"play": "PLAY_TARGET", "turn": "TURN_STEP", "window": "TURN_STEP", "final": "TURN_STEP",
+           "setup": "SETUP", "cleanup": "SETUP", "deck": "DECK", "match": "MATCH_UNTIL"}
+KINDS = {"param": "param", "define": "define", "enum_attribute": "attribute", "int_attribute": "attribute",
+         "card": "card", "zone": "zone", "play": "play", "round_end": "round end", "final": "final round",
+         "deck": "deck rule", "edition": "edition", "variant": "variant"}
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A name's definition: what it names, where the name stands, the clause that defines it."""
+
+    name: str
+    kind: str  # param, define, attribute, value of ATTR, card, zone, play, mark, document, ...
+    span: Span
+    clause: s.Clause | None
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """A name written in the text; `local` is the span of the binder a local name refers to."""
+
+    name: str
+    span: Span
+    local: Span | None = None
+
+
+@dataclass(frozen=True)
+class Outline:
+    """One entry of the document's outline, with the entries inside it."""
+
+    name: str
+    kind: str
+    span: Span
+    name_span: Span
+    children: tuple["Outline", ...] = ()
+
+
+@dataclass
+class Analysis:
+    """One text, parsed as far as it goes and checked in every selection."""
+
+    text: str
+    file: str
+    clauses: list[s.Clause]
+    diagnostics: list[Diagnostic]
+    checked: list[tuple[str, Loaded]]  # the selections that check, with their models
+    symbols: dict[str, list[Symbol]] = field(default_factory=dict)
+    occurrences: list[Occurrence] = field(default_factory=list)
+
+    # -------------------------------------------------------------- lookups
+
+    def at(self, line: int, column: int) -> Occurrence | None:
+        """The name written at a 1-based line and column (or just after it: the cursor at its end)."""
+        for o in self.occurrences:
+            sp = o.span
+            if sp.line == line == sp.end_line and sp.column <= column <= sp.end_column:
+                return o
+        return None
+
+    def definitions(self, o: Occurrence) -> list[Span]:
+        if o.local is not None:
+            return [o.local]
+        return [sym.span for sym in self.symbols.get(o.name, [])]
+
+    def references(self, o: Occurrence, declarations: bool = True) -> list[Span]:
+        if o.local is not None:
+            found = [x.span for x in self.occurrences if x.local == o.local]
+            return ([o.local] if declarations else []) + found
+        if o.name not in self.symbols:
+            return []
+        sites = {sym.span for sym in self.symbols[o.name]}
+        found = [x.span for x in self.occurrences if x.name == o.name and x.local is None and x.span not in sites]
+        return ([sym.span for sym in self.symbols[o.name]] if declarations else []) + found
+
+    def source(self, span: Span) -> str:
+        """The text a span covers."""
+        lines = self.text.split("\n")
+        part = lines[span.line - 1:span.end_line]
+        if not part:
+            return ""
+        if len(part) == 1:
+            return part[0][span.column - 1:span.end_column - 1]
+        return "\n".join([part[0][span.column - 1:], *part[1:-1], part[-1][:span.end_column - 1]])
+
+    # -------------------------------------------------------------- hover
+
+    def hover(self, line: int, column: int) -> str | None:
+        """Markdown about the name at a place: a card's plays, a define's body and type, a
+        zone's scope and visibility, a param's range and default; None when nothing is there."""
+        o = self.at(line, column)
+        if o is None:
+            return None
+        if o.local is not None:
+            return f"`{o.name}`: a name bound at line {o.local.line}, column {o.local.column}"
+        parts = [self._describe(sym) for sym in self.symbols.get(o.name, [])]
+        return "\n\n---\n\n".join(p for p in parts if p) or None
+
+    def _describe(self, sym: Symbol) -> str:
+        c = sym.clause
+        head = f"**{sym.kind}** `{sym.name}`"
+        if sym.kind == "card":
+            return head + "\n\n" + (self._card(sym.name) or self._code(c))
+        if sym.kind == "zone":
+            _, scope, visibility, layout = c.parts
+            seen = {"hidden": "hidden from every seat", "owner": "seen by its owner only", "public": "seen by all"}
+            text = (f"{'one per seat' if scope == 'per_seat' else 'shared'}, {seen[visibility]}, "
+                    f"holds {'piles' if layout == 'piles' else 'cards'}")
+            return f"{head}: {text}{self._provenance(c)}"
+        if sym.kind == "param":
+            _, default, low, high = c.parts
+            return f"{head}: default {default.value}, range {low.value}..{high.value}{self._provenance(c)}"
+        if sym.kind == "define":
+            return f"{head}{self._define_type(sym.name)}\n\n{self._code(c)}"
+        if sym.kind.startswith("value of "):
+            return f"**{sym.kind.split(' ', 2)[2]}** value `{sym.name}`\n\n{self._code(c)}"
+        return f"{head}\n\n{self._code(c)}" if c is not None else head
+
+    def _code(self, c: s.Clause | None) -> str:
+        return f"```cardrules\n{self.source(c.span)}\n```" if c is not None else ""
+
+    @staticmethod
+    def _provenance(c: s.Clause) -> str:
+        return "".join(f"\n\n{p.kind}: {p.text}" for p in c.provs)
+
+    def _define_type(self, name: str) -> str:
+        for _, loaded in self.checked:
+            d = next((d for d in loaded.model.defines if d.name == name), None)
+            if d is not None:
+                return f": {_show(d.body.type)}"
+        return ""
+
+    def _card(self, name: str) -> str:
+        """What `card NAME` says of a card kind, from the first selection that has it."""
+        from .cards import describe  # the engine's tables: only when a card is asked about
+        from .compile import compile_ruleset
+
+        for selection, loaded in self.checked:
+            if any(k.name == name for k in loaded.model.kinds):
+                info = describe(compile_ruleset(loaded.model, loaded.model.counts[0]), name)
+                lines = [f"{len(info.faces)} face{'s' if len(info.faces) != 1 else ''} × {info.copies} "
+                         f"cop{'y' if info.copies == 1 else 'ies'}; "
+                         + ", ".join(f"{a} {v}" for a, v in info.attributes)]
+                lines += [f"*{info.provenance}*"] if info.provenance else []
+                lines.append(f"used in {len(info.uses)} play{'s' if len(info.uses) != 1 else ''}"
+                             + (f" ({selection})" if selection else "") + (":" if info.uses else ""))
+                for use in info.uses:
+                    when = ", ".join(use.timing) or "never made"
+                    lines.append(f"- **play {use.play}**{' (as its second card)' if use.second else ''}, {when}"
+                                 + (f", if `{use.condition}`" if use.condition else ""))
+                    lines += [f"  - `{item.text}`" for item in use.items]
+                return "\n".join(lines)
+        return ""
+
+    # -------------------------------------------------------------- completion
+
+    def completions(self, line: int, column: int) -> list[tuple[str, str]]:
+        """The words that may be written at a place, as (word, what it is): after `x.` the
+        attributes; after `ATTR ==` the attribute's values first; else the names in scope there,
+        the context's names and functions, and the grammar's keywords."""
+        from ..grammar.textmate import keywords
+
+        before = self.text.split("\n")[line - 1][:column - 1] if line <= self.text.count("\n") + 1 else ""
+        attributes = {n: syms for n, syms in self.symbols.items() if any(x.kind == "attribute" for x in syms)}
+        if re.search(r"\.\s*\w*$", before):
+            marks = [n for n, syms in self.symbols.items() if any(x.kind == "mark" for x in syms)]
+            return [(n, "attribute") for n in attributes] + [(n, "mark") for n in marks]
+        out: list[tuple[str, str]] = []
+        compared = re.search(r"(\w+)\s*(?:==|!=|=)\s*\w*$", before)
+        if compared and compared.group(1) in attributes:
+            out += [(n, kind) for n, syms in self.symbols.items() for kind in {x.kind for x in syms}
+                    if kind == f"value of {compared.group(1)}"]
+        clause = self._clause_at(line, column)
+        if clause is None:
+            return out + [(w, "keyword") for w in CLAUSE_WORDS]
+        for name, syms in self.symbols.items():
+            for kind in dict.fromkeys(x.kind for x in syms):
+                out.append((name, kind))
+        scope = CONTEXTS.get(_SCOPES.get(clause.kind, "GLOBAL"), {})
+        out += [(n, f"name: {_show(t)}") for n, t in scope.items()]
+        out += [(n, "bound here") for n in dict.fromkeys(
+            x.name for x in self.occurrences if x.local is not None and _inside(x.span, clause.span))]
+        out += [(f, FUNCTIONS[f]) for f in FUNCTIONS]
+        out += [(w, "keyword") for w in keywords()]
+        return list(dict.fromkeys(out))
+
+    def _clause_at(self, line: int, column: int) -> s.Clause | None:
+        """The clause the place is inside, past its first keyword; None between clauses."""
+        def past_keyword(c: s.Clause) -> bool:
+            return (line, column) > (c.span.line, _keyword_span(c).end_column)
+        return next((c for c in self.clauses if _inside(Span(line, column, line, column), c.span) and past_keyword(c)),
+                    None)
+
+    # -------------------------------------------------------------- outline
+
+    def outline(self) -> list[Outline]:
+        return [_outline(c) for c in self.clauses]
+
+
+def _inside(inner: Span, outer: Span) -> bool:
+    return (outer.line, outer.column) <= (inner.line, inner.column) and \
+        (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)
+
+
+def _keyword_span(c: s.Clause) -> Span:
+    return Span(c.span.line, c.span.column, c.span.line, c.span.column + len(c.kind.split("_")[0]))
+
+
+def _outline(c: s.Clause) -> Outline:
+    name = c.parts[0] if c.parts and isinstance(c.parts[0], s.Ident) else None
+    kind = KINDS.get(c.kind, c.kind)
+    label = f"{kind} {name.text}" if name else (f'game "{c.parts[0]}"' if c.kind == "game" else kind)
+    children: list[Outline] = []
+    if c.kind == "enum_attribute":
+        children = [Outline(v.text, "value", v.span, v.span) for v, _ in c.parts[1]]
+    elif c.kind in ("edition", "variant", "for"):
+        for item in c.items:
+            if item.kind in ("replace", "extend", "add"):
+                inner = _outline(item.parts[0])
+                children.append(Outline(f"{item.kind} {inner.name}", inner.kind, item.span, inner.name_span,
+                                        inner.children))
+            elif item.kind == "for":
+                children.append(_outline(item))
+            elif item.kind == "remove":
+                what = item.parts[1].text if item.parts[1] is not None else ""
+                children.append(Outline(f"remove {item.parts[0]} {what}".strip(), "remove", item.span, item.span))
+    return Outline(label, kind, c.span, name.span if name else _keyword_span(c), tuple(children))
+
+
+# ------------------------------------------------------------------ parsing with recovery
+
+
+def parse_recovering(text: str, file: str) -> tuple[list[s.Clause], list[Diagnostic], str]:
+    """The clauses that parse, every parse error found on the way, and the words of the text
+    cut out (empty when nothing was)."""
+    errors: list[Diagnostic] = []
+    current, cut = text, []
+    for _ in range(MAX_RECOVERIES):
+        try:
+            return parse(current, file), errors, " ".join(cut)
+        except RulesError as e:
+            error = e.diagnostics[0]
+            errors.append(error)
+            region = _broken_clause(current, error.span)
+            if region is None:
+                break
+            start, end = region
+            cut.append(current[start:end])
+            current = current[:start] + re.sub(r"[^\n]", " ", current[start:end]) + current[end:]
+    return [], errors, " ".join(cut) or text
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    at = 0
+    for _ in range(line - 1):
+        nl = text.find("\n", at)
+        if nl < 0:
+            return len(text)
+        at = nl + 1
+    end = text.find("\n", at)
+    return min(at + column - 1, len(text) if end < 0 else end)
+
+
+def _broken_clause(text: str, span: Span | None) -> tuple[int, int] | None:
+    """The start and end offsets of the clause a parse error stands in, or None."""
+    if span is None:
+        return None
+    error = _offset(text, span.line, span.column)
+    starts = [m_.start() for m_ in _CLAUSE_START.finditer(text)]
+    before = [x for x in starts if x < error]
+    begin = before[-1] if before else 0
+    end = error if error in starts else next((x for x in starts if x > error), len(text))
+    return (begin, end) if begin < end else None
+
+
+# ------------------------------------------------------------------ analysis
+
+
+def analyze(text: str, file: str = "<input>") -> Analysis:
+    """Parse (recovering), check every selection, and index the names."""
+    clauses, errors, cut = parse_recovering(text, file)
+    held = set(re.findall(r"[A-Za-z_]\w*", cut))
+    seen: dict[tuple, list[str]] = {}
+    found: dict[tuple, Diagnostic] = {}
+    checked: list[tuple[str, Loaded]] = []
+    d = options.declared(clauses, Sink(file, text))
+    chosen = options.selections(d) if d.has_options else [(None, ())]
+    for edition, variants in chosen:
+        selection = m.selection_text(edition, variants)
+        try:
+            loaded = check_selection(clauses, text, file, edition, variants)
+            checked.append((selection, loaded))
+            diagnostics = loaded.warnings
+        except RulesError as e:
+            diagnostics = e.diagnostics
+        for x in diagnostics:
+            if held and _held(x, held):
+                continue
+            key = (x.severity, x.message, x.span, x.hint)
+            found.setdefault(key, x)
+            seen.setdefault(key, []).append(selection or "the base")
+    out = list(errors)
+    for key, x in found.items():
+        where = seen[key]
+        if len(chosen) > 1 and len(where) < len(chosen):
+            x = Diagnostic(x.severity, f"{x.message} (in {', '.join(where)})", x.span, x.hint, x.file)
+        out.append(x)
+    analysis = Analysis(text, file, clauses, out, checked)
+    _index(analysis)
+    return analysis
+
+
+def _held(d: Diagnostic, cut_words: set[str]) -> bool:
+    """Whether the text cut out could be what the diagnostic is about."""
+    if d.message.startswith(_WHOLE) or d.message.endswith("is never used"):
+        return True
+    return any(word in cut_words for quoted in _QUOTED.findall(d.message) for word in quoted.split())
+
+
+# ------------------------------------------------------------------ the index of names
+
+
+def _index(a: Analysis) -> None:
+    def define(ident: s.Ident, kind: str, clause: s.Clause) -> None:
+        a.symbols.setdefault(ident.text, []).append(Symbol(ident.text, kind, ident.span, clause))
+
+    def definitions(c: s.Clause) -> None:
+        kind = KINDS.get(c.kind)
+        if kind is not None:
+            define(c.parts[0], kind, c)
+        if c.kind == "enum_attribute":
+            for value, _ in c.parts[1]:
+                define(value, f"value of {c.parts[0].text}", c)
+        for item in c.items:
+            if item.kind == "document":
+                define(item.parts[0], "document", item)
+            elif item.kind == "mark":
+                define(item.parts[0], "mark", item)
+            elif item.kind in ("replace", "extend", "add"):
+                definitions(item.parts[0])
+            elif item.kind == "for":
+                definitions(item)
+
+    for c in a.clauses:
+        definitions(c)
+        _names(c, {}, a.occurrences)
+
+
+def _names(node, bound: dict[str, Span], out: list[Occurrence]) -> None:
+    """Every name written in a node, each with the binder it refers to when it is local."""
+    match node:
+        case s.Ident(text=text, span=span):
+            out.append(Occurrence(text, span, bound.get(text)))
+        case s.Name(id=text, span=span):
+            out.append(Occurrence(text, span, bound.get(text)))
+        case s.Quantifier(var=var, collection=coll, body=body) | s.EachArg(var=var, collection=coll, body=body):
+            _names(coll, bound, out)
+            out.append(Occurrence(var.text, var.span, var.span))
+            _names(body, {**bound, var.text: var.span}, out)
+        case s.Clause():
+            _clause_names(node, bound, out)
+        case tuple() | list():
+            for x in node:
+                _names(x, bound, out)
+        case _ if is_dataclass(node):
+            for f in fields(node):
+                if f.name != "span":
+                    _names(getattr(node, f.name), bound, out)
+
+
+def _clause_names(c: s.Clause, bound: dict[str, Span], out: list[Occurrence]) -> None:
+    parts = c.parts
+    if c.kind in ("name", "language", "face"):  # a language's code, not a name of the ruleset
+        parts = parts[1:] if c.kind != "face" else parts[:1]
+    binders: list[s.Ident] = []
+    if c.kind == "define":
+        binders = list(parts[1])
+        _names(parts[0], bound, out)
+        parts = parts[2:]
+    elif c.kind == "score":
+        binders = [parts[0]]
+        parts = parts[1:]
+    elif c.kind == "play":
+        for item in c.items:
+            binder = {"with": 0, "choose": 1, "merge": 0, "move_cards": 2}.get(item.kind)
+            if binder is not None and isinstance(item.parts[binder], s.Ident):
+                binders.append(item.parts[binder])
+    inner = {**bound, **{b.text: b.span for b in binders}}
+    for b in binders:
+        if c.kind in ("define", "score"):
+            out.append(Occurrence(b.text, b.span, b.span))
+    if c.kind == "play":
+        _names(parts, bound, out)
+        for item in c.items:
+            _names(item, inner, out)
+        return
+    _names(parts, inner, out)
+    _names(c.items, inner, out)
