@@ -31,6 +31,8 @@ CLAUSE_WORDS = ("game", "players", "param", "define", "attribute", "card", "zone
                 "turn", "window", "end", "final", "score", "match", "deck", "decks", "edition", "variant")
 _CLAUSE_START = re.compile(r"^(?:" + "|".join(CLAUSE_WORDS) + r")\b(?!\s*[.(])", re.MULTILINE)
 _QUOTED = re.compile(r"'([^']+)'")
+_DECLARES = re.compile(r"\s*(param|define|attribute|card|zone|play|deck|edition|variant|end\s+round|final\s+round)"
+                       r"\s+([A-Za-z_]\w*)")
 # whole-ruleset messages a missing clause can cause, held back while a clause is cut out
 _WHOLE = ("the ruleset ", "the file holds no rules", "the deck ", "two cards have the face")
 # what the names in each clause may read, beyond the ruleset's own (check.CONTEXTS by clause)
@@ -265,14 +267,13 @@ def _outline(c: s.Clause) -> Outline:
 # ------------------------------------------------------------------ parsing with recovery
 
 
-def parse_recovering(text: str, file: str) -> tuple[list[s.Clause], list[Diagnostic], str]:
-    """The clauses that parse, every parse error found on the way, and the words of the text
-    cut out (empty when nothing was)."""
+def parse_recovering(text: str, file: str) -> tuple[list[s.Clause], list[Diagnostic], list[str]]:
+    """The clauses that parse, every parse error found on the way, and the texts cut out."""
     errors: list[Diagnostic] = []
     current, cut = text, []
     for _ in range(MAX_RECOVERIES):
         try:
-            return parse(current, file), errors, " ".join(cut)
+            return parse(current, file), errors, cut
         except RulesError as e:
             error = e.diagnostics[0]
             errors.append(error)
@@ -282,7 +283,7 @@ def parse_recovering(text: str, file: str) -> tuple[list[s.Clause], list[Diagnos
             start, end = region
             cut.append(current[start:end])
             current = current[:start] + re.sub(r"[^\n]", " ", current[start:end]) + current[end:]
-    return [], errors, " ".join(cut) or text
+    return [], errors, cut or [text]
 
 
 def _offset(text: str, line: int, column: int) -> int:
@@ -314,7 +315,9 @@ def _broken_clause(text: str, span: Span | None) -> tuple[int, int] | None:
 def analyze(text: str, file: str = "<input>") -> Analysis:
     """Parse (recovering), check every selection, and index the names."""
     clauses, errors, cut = parse_recovering(text, file)
-    held = set(re.findall(r"[A-Za-z_]\w*", cut))
+    held = set(re.findall(r"[A-Za-z_]\w*", " ".join(cut)))
+    lost = _declared_in(cut)
+    touched = [c.span for c in clauses if any(o.name in lost for o in _occurrences(c))]
     seen: dict[tuple, list[str]] = {}
     found: dict[tuple, Diagnostic] = {}
     checked: list[tuple[str, Loaded]] = []
@@ -329,7 +332,7 @@ def analyze(text: str, file: str = "<input>") -> Analysis:
         except RulesError as e:
             diagnostics = e.diagnostics
         for x in diagnostics:
-            if held and _held(x, held):
+            if held and (_held(x, held) or (x.span and any(_inside(x.span, t) for t in touched))):
                 continue
             key = (x.severity, x.message, x.span, x.hint)
             found.setdefault(key, x)
@@ -343,6 +346,26 @@ def analyze(text: str, file: str = "<input>") -> Analysis:
     analysis = Analysis(text, file, clauses, out, checked)
     _index(analysis)
     return analysis
+
+
+def _declared_in(cut: list[str]) -> set[str]:
+    """The names the cut-out texts declare: a clause's name, an attribute's values."""
+    names = set()
+    for text in cut:
+        head = _DECLARES.match(text)
+        if head is None:
+            continue
+        names.add(head.group(2))
+        if head.group(1) == "attribute" and "{" in text:
+            body = re.sub(r'"[^"\n]*"?', " ", text.split("{", 1)[1].split("}", 1)[0])
+            names.update(re.findall(r"[A-Za-z_]\w*", body))
+    return names
+
+
+def _occurrences(c: s.Clause) -> list[Occurrence]:
+    out: list[Occurrence] = []
+    _names(c, {}, out)
+    return out
 
 
 def _held(d: Diagnostic, cut_words: set[str]) -> bool:

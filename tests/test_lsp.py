@@ -110,10 +110,10 @@ URI = "file:///tmp/broken_klats.rules"
 
 
 def _broken() -> str:
-    """Klats with a syntax error in one clause and a misspelt name and a type error in others."""
-    text = KLATS.replace("zone hand per seat owner", "zone hand per seat ownr", 1)
+    """Klats with a syntax error in one clause and a misspelt name in another."""
+    text = KLATS.replace("winner highest", "winner higest", 1)
     text = text.replace("deal hand_size from draw", "deal hand_sz from draw", 1)
-    assert text != KLATS and "ownr" in text and "hand_sz" in text
+    assert "higest" in text and "hand_sz" in text
     return text
 
 
@@ -147,7 +147,7 @@ def test_diagnostics_of_a_broken_file_have_the_ranges_check_gives(server, tmp_pa
     r = cli("check", path)
     assert r.code == 1
     first = re.search(r":(\d+):(\d+): error: (.+)\n", r.stderr)
-    path.write_text(text.replace("ownr", "owner"), encoding="utf-8")
+    path.write_text(text.replace("higest", "highest"), encoding="utf-8")
     fixed = cli("check", "--json", path)
     second = re.search(r":(\d+):(\d+): error: (.+)\n", fixed.stderr)
     lines = text.split("\n")
@@ -158,9 +158,9 @@ def test_diagnostics_of_a_broken_file_have_the_ranges_check_gives(server, tmp_pa
     shown = [(d["message"].split("\n")[0], d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in got]
     assert shown == expected
     # each range ends where the offending token ends, and carries its hint and source
-    ownr, sz = got
-    assert ownr["range"]["end"] == {"line": ownr["range"]["start"]["line"],
-                                    "character": ownr["range"]["start"]["character"] + len("ownr")}
+    higest, sz = got
+    assert higest["range"]["end"] == {"line": higest["range"]["start"]["line"],
+                                      "character": higest["range"]["start"]["character"] + len("higest")}
     assert sz["range"]["end"]["character"] - sz["range"]["start"]["character"] == len("hand_sz")
     assert all(d["source"] == "cardrules" and d["severity"] == 1 for d in got)
     assert "did you mean 'hand_size'" in sz["relatedInformation"][0]["message"]
