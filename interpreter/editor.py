@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, fields, is_dataclass
+from functools import cached_property
 
 from . import model as m
 from . import options
@@ -26,7 +27,8 @@ from .diagnostics import Diagnostic, RulesError, Sink, Span
 from .load import Loaded, check_selection
 from .parse import parse
 
-MAX_RECOVERIES = 50
+MAX_RECOVERIES = 20  # parse errors reported in one file; each costs a parse
+_TOO_LONG = "the file holds more than"  # the token limit: cutting a clause out would not help
 CLAUSE_WORDS = ("game", "players", "param", "define", "attribute", "card", "zone", "setup", "cleanup", "play",
                 "turn", "window", "end", "final", "score", "match", "deck", "decks", "edition", "variant")
 _CLAUSE_START = re.compile(r"^(?:" + "|".join(CLAUSE_WORDS) + r")\b(?!\s*[.(])", re.MULTILINE)
@@ -38,6 +40,14 @@ _WHOLE = ("the ruleset ", "the file holds no rules", "the deck ", "two cards hav
 # what the names in each clause may read, beyond the ruleset's own (check.CONTEXTS by clause)
 _SCOPES = {"play": "PLAY_TARGET", "turn": "TURN_STEP", "window": "TURN_STEP", "final": "TURN_STEP",
            "setup": "SETUP", "cleanup": "SETUP", "deck": "DECK", "match": "MATCH_UNTIL"}
+# a list of names of one kind, written after these words
+_LISTS = ((r"\bplay\s+(?:one|any)\s+of\s+[\w\s,]*$", ("play",)), (r"\bedition\s+[\w\s,]*$", ("edition",)),
+          (r"\bcombines\s+with\s+[\w\s,]*$", ("variant",)),
+          (r"^\s*remove\s+(?:end\s+round|final\s+round)\s+\w*$", ("round end", "final round")),
+          (r"^\s*remove\s+play\s+\w*$", ("play",)), (r"^\s*remove\s+card\s+\w*$", ("card",)),
+          (r"^\s*remove\s+zone\s+\w*$", ("zone",)), (r"^\s*remove\s+param\s+\w*$", ("param",)),
+          (r"^\s*remove\s+define\s+\w*$", ("define",)), (r"^\s*remove\s+attribute\s+\w*$", ("attribute",)),
+          (r"^\s*remove\s+deck\s+\w*$", ("deck rule",)))
 KINDS = {"param": "param", "define": "define", "enum_attribute": "attribute", "int_attribute": "attribute",
          "card": "card", "zone": "zone", "play": "play", "round_end": "round end", "final": "final round",
          "deck": "deck rule", "edition": "edition", "variant": "variant"}
@@ -75,15 +85,59 @@ class Outline:
 
 @dataclass
 class Analysis:
-    """One text, parsed as far as it goes and checked in every selection."""
+    """One text, parsed as far as it goes, its names indexed; checked in every selection when
+    its diagnostics or models are first asked for (completion and hover need no check)."""
 
     text: str
     file: str
     clauses: list[s.Clause]
-    diagnostics: list[Diagnostic]
-    checked: list[tuple[str, Loaded]]  # the selections that check, with their models
+    parse_errors: list[Diagnostic]
+    cut: list[tuple[int, int]]  # the offsets of the text cut out to parse the rest
     symbols: dict[str, list[Symbol]] = field(default_factory=dict)
     occurrences: list[Occurrence] = field(default_factory=list)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """The parse errors, then the checker's errors and warnings of every selection, once each."""
+        return self._checked[0]
+
+    @property
+    def checked(self) -> list[tuple[str, Loaded]]:
+        """The selections that check, with their models."""
+        return self._checked[1]
+
+    @cached_property
+    def _checked(self) -> tuple[list[Diagnostic], list[tuple[str, Loaded]]]:
+        cut = [self.text[a:b] for a, b in self.cut]
+        held = set(re.findall(r"[A-Za-z_]\w*", " ".join(cut)))
+        lost = _declared_in(cut)
+        touched = [c.span for c in self.clauses if any(o.name in lost for o in _occurrences(c))]
+        seen: dict[tuple, list[str]] = {}
+        found: dict[tuple, Diagnostic] = {}
+        checked: list[tuple[str, Loaded]] = []
+        d = options.declared(self.clauses, Sink(self.file, self.text))
+        chosen = options.selections(d) if d.has_options else [(None, ())]
+        for edition, variants in chosen:
+            selection = m.selection_text(edition, variants)
+            try:
+                loaded = check_selection(self.clauses, self.text, self.file, edition, variants)
+                checked.append((selection, loaded))
+                diagnostics = loaded.warnings
+            except RulesError as e:
+                diagnostics = e.diagnostics
+            for x in diagnostics:
+                if held and (_held(x, held) or (x.span and any(_inside(x.span, t) for t in touched))):
+                    continue
+                key = (x.severity, x.message, x.span, x.hint)
+                found.setdefault(key, x)
+                seen.setdefault(key, []).append(selection or "the base")
+        out = list(self.parse_errors)
+        for key, x in found.items():
+            where = seen[key]
+            if len(chosen) > 1 and len(where) < len(chosen):
+                x = Diagnostic(x.severity, f"{x.message} (in {', '.join(where)})", x.span, x.hint, x.file)
+            out.append(x)
+        return out, checked
 
     # -------------------------------------------------------------- lookups
 
@@ -170,11 +224,14 @@ class Analysis:
     def _card(self, name: str) -> str:
         """What `card NAME` says of a card kind, from the first selection that has it."""
         from .cards import describe  # the engine's tables: only when a card is asked about
-        from .compile import compile_ruleset
+        from .compile import ConfigError, compile_ruleset
 
         for selection, loaded in self.checked:
             if any(k.name == name for k in loaded.model.kinds):
-                info = describe(compile_ruleset(loaded.model, loaded.model.counts[0]), name)
+                try:
+                    info = describe(compile_ruleset(loaded.model, loaded.model.counts[0]), name)
+                except ConfigError:  # no table to lay out at the fewest players: the clause says it
+                    return ""
                 lines = [f"{len(info.faces)} face{'s' if len(info.faces) != 1 else ''} × {info.copies} "
                          f"cop{'y' if info.copies == 1 else 'ies'}; "
                          + ", ".join(f"{a} {v}" for a, v in info.attributes)]
@@ -193,33 +250,55 @@ class Analysis:
 
     def completions(self, line: int, column: int) -> list[tuple[str, str]]:
         """The words that may be written at a place, as (word, what it is): after `x.` the
-        attributes; after `ATTR ==` the attribute's values first; else the names in scope there,
-        the context's names and functions, and the grammar's keywords."""
+        attributes; after `ATTR ==` the attribute's values first; after `play one of` the plays,
+        after `remove KIND` the names of that kind; in an expression the names in scope there
+        (the ruleset's, the clause's own, the local ones), the functions and the keywords;
+        between clauses the clause keywords. A clause cut out to parse the rest still counts
+        as the clause its first word says."""
         from ..grammar.textmate import keywords
 
-        before = self.text.split("\n")[line - 1][:column - 1] if line <= self.text.count("\n") + 1 else ""
-        attributes = {n: syms for n, syms in self.symbols.items() if any(x.kind == "attribute" for x in syms)}
+        lines = self.text.split("\n")
+        before = lines[line - 1][:column - 1] if 0 < line <= len(lines) else ""
+        def named(*kinds: str) -> list[tuple[str, str]]:
+            return [(n, k) for n, syms in self.symbols.items() for k in dict.fromkeys(x.kind for x in syms)
+                    if k in kinds or any(k.startswith(x + " ") for x in kinds)]
         if re.search(r"\.\s*\w*$", before):
-            marks = [n for n, syms in self.symbols.items() if any(x.kind == "mark" for x in syms)]
-            return [(n, "attribute") for n in attributes] + [(n, "mark") for n in marks]
+            return named("attribute", "mark")
+        for pattern, kinds in _LISTS:
+            if re.search(pattern, before):
+                return named(*kinds)
+        kind = self._kind_at(line, column)
+        if kind is None:
+            return [(w, "keyword") for w in CLAUSE_WORDS]
         out: list[tuple[str, str]] = []
         compared = re.search(r"(\w+)\s*(?:==|!=|=)\s*\w*$", before)
-        if compared and compared.group(1) in attributes:
-            out += [(n, kind) for n, syms in self.symbols.items() for kind in {x.kind for x in syms}
-                    if kind == f"value of {compared.group(1)}"]
-        clause = self._clause_at(line, column)
-        if clause is None:
-            return out + [(w, "keyword") for w in CLAUSE_WORDS]
-        for name, syms in self.symbols.items():
-            for kind in dict.fromkeys(x.kind for x in syms):
-                out.append((name, kind))
-        scope = CONTEXTS.get(_SCOPES.get(clause.kind, "GLOBAL"), {})
+        if compared:
+            out += named(f"value of {compared.group(1)}")
+        if re.search(r"\b(?:from|to|into|pass)\s+\w*$", before):
+            out += named("zone")
+        out += named("zone", "param", "value", "define", "attribute")
+        scope = CONTEXTS.get(_SCOPES.get(kind, "GLOBAL"), {})
         out += [(n, f"name: {_show(t)}") for n, t in scope.items()]
-        out += [(n, "bound here") for n in dict.fromkeys(
-            x.name for x in self.occurrences if x.local is not None and _inside(x.span, clause.span))]
+        clause = self._clause_at(line, column)
+        if clause is not None:
+            out += [(x.name, "bound here") for x in self.occurrences
+                    if x.local is not None and x.local == x.span and _inside(x.span, clause.span)]
         out += [(f, FUNCTIONS[f]) for f in FUNCTIONS]
         out += [(w, "keyword") for w in keywords()]
         return list(dict.fromkeys(out))
+
+    def _kind_at(self, line: int, column: int) -> str | None:
+        """The kind of the clause a place is in (read from its first word when it was cut out)."""
+        clause = self._clause_at(line, column)
+        if clause is not None:
+            return clause.kind
+        lines = self.text.split("\n")
+        offset = sum(len(x) + 1 for x in lines[:line - 1]) + column - 1
+        for start, end in self.cut:
+            if start < offset <= end:
+                word = self.text[start:end].split(None, 1)[0]
+                return {"end": "round_end", "attribute": "enum_attribute"}.get(word, word)
+        return None
 
     def _clause_at(self, line: int, column: int) -> s.Clause | None:
         """The clause the place is inside, past its first keyword; None between clauses."""
@@ -267,8 +346,9 @@ def _outline(c: s.Clause) -> Outline:
 # ------------------------------------------------------------------ parsing with recovery
 
 
-def parse_recovering(text: str, file: str) -> tuple[list[s.Clause], list[Diagnostic], list[str]]:
-    """The clauses that parse, every parse error found on the way, and the texts cut out."""
+def parse_recovering(text: str, file: str) -> tuple[list[s.Clause], list[Diagnostic], list[tuple[int, int]]]:
+    """The clauses that parse, every parse error found on the way, and the start and end
+    offsets of each text cut out (blanked in place, so offsets and spans stay those of `text`)."""
     errors: list[Diagnostic] = []
     current, cut = text, []
     for _ in range(MAX_RECOVERIES):
@@ -278,12 +358,12 @@ def parse_recovering(text: str, file: str) -> tuple[list[s.Clause], list[Diagnos
             error = e.diagnostics[0]
             errors.append(error)
             region = _broken_clause(current, error.span)
-            if region is None:
+            if region is None or error.message.startswith(_TOO_LONG):
                 break
             start, end = region
-            cut.append(current[start:end])
+            cut.append(region)
             current = current[:start] + re.sub(r"[^\n]", " ", current[start:end]) + current[end:]
-    return [], errors, cut or [text]
+    return [], errors, [(0, len(text))]
 
 
 def _offset(text: str, line: int, column: int) -> int:
@@ -313,37 +393,9 @@ def _broken_clause(text: str, span: Span | None) -> tuple[int, int] | None:
 
 
 def analyze(text: str, file: str = "<input>") -> Analysis:
-    """Parse (recovering), check every selection, and index the names."""
+    """Parse (recovering) and index the names; the check waits until it is asked for."""
     clauses, errors, cut = parse_recovering(text, file)
-    held = set(re.findall(r"[A-Za-z_]\w*", " ".join(cut)))
-    lost = _declared_in(cut)
-    touched = [c.span for c in clauses if any(o.name in lost for o in _occurrences(c))]
-    seen: dict[tuple, list[str]] = {}
-    found: dict[tuple, Diagnostic] = {}
-    checked: list[tuple[str, Loaded]] = []
-    d = options.declared(clauses, Sink(file, text))
-    chosen = options.selections(d) if d.has_options else [(None, ())]
-    for edition, variants in chosen:
-        selection = m.selection_text(edition, variants)
-        try:
-            loaded = check_selection(clauses, text, file, edition, variants)
-            checked.append((selection, loaded))
-            diagnostics = loaded.warnings
-        except RulesError as e:
-            diagnostics = e.diagnostics
-        for x in diagnostics:
-            if held and (_held(x, held) or (x.span and any(_inside(x.span, t) for t in touched))):
-                continue
-            key = (x.severity, x.message, x.span, x.hint)
-            found.setdefault(key, x)
-            seen.setdefault(key, []).append(selection or "the base")
-    out = list(errors)
-    for key, x in found.items():
-        where = seen[key]
-        if len(chosen) > 1 and len(where) < len(chosen):
-            x = Diagnostic(x.severity, f"{x.message} (in {', '.join(where)})", x.span, x.hint, x.file)
-        out.append(x)
-    analysis = Analysis(text, file, clauses, out, checked)
+    analysis = Analysis(text, file, clauses, errors, cut)
     _index(analysis)
     return analysis
 

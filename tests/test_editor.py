@@ -105,3 +105,28 @@ def test_completion_after_an_attribute_comparison_offers_its_values_first():
     assert [w for w, _ in a.completions(line, column)[:3]] == ["blue", "orange", "green"]
     line, column = _where(text, "\nsetup {")
     assert ("zone", "keyword") in a.completions(line + 1, 1)  # between clauses: the clause keywords
+
+
+def test_completion_inside_a_clause_being_typed_offers_its_names():
+    # the setup does not parse while its step is half written: it is cut out, and still read as a setup
+    text = KLATS.replace("    deal hand_size from draw to hand\n", "    deal hand_\n", 1)
+    a = analyze(text, "x.rules")
+    assert a.parse_errors and not any(c.kind == "setup" for c in a.clauses)
+    line, column = _where(text, "deal hand_", len("deal hand_"))
+    offered = a.completions(line, column)
+    assert ("hand_size", "param") in offered and ("draw", "zone") in offered
+    assert "players" in dict(offered) and "put" not in dict(offered)  # a play is no name in an expression
+
+
+def test_completion_of_a_list_of_plays_and_of_what_an_option_removes():
+    text = ARNE_92
+    a = analyze(text, "arne_92.rules")
+    line, column = _where(text, "play one of ", len("play one of "))
+    plays = a.completions(line, column)
+    assert plays and all(kind == "play" for _, kind in plays)
+    assert {w for w, _ in plays} == {sym.name for syms in a.symbols.values() for sym in syms if sym.kind == "play"}
+    total = (RULESETS / "arne_total.rules").read_text(encoding="utf-8")
+    b = analyze(total, "arne_total.rules")
+    line, column = _where(total, "    remove play ", len("    remove play "))
+    removable = b.completions(line, column)
+    assert ("stop", "play") in removable and {k for _, k in removable} == {"play"}
