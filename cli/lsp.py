@@ -2,10 +2,11 @@
 answer comes from interpreter/editor.py, which knows no LSP. Diagnostics follow the author:
 when a file opens or is saved, and 300 ms after the last change while typing. LSP counts
 lines from 0 and columns in UTF-16 code units; the AST counts both from 1, columns in
-characters: `_position` and `_place` convert."""
+characters: `_Positions` converts, in the encoding the client and server agreed on."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from importlib.metadata import version
 
 from .common import fail
@@ -44,10 +45,14 @@ def build_server():
             known = analyses[uri] = analyze(doc.source, _file_name(uri))
         return known
 
+    def positions(a: Analysis) -> _Positions:
+        return _Positions(a.text.split("\n"), str(server.workspace.position_encoding or "utf-16"))
+
     def publish(uri: str) -> None:
         a = current(uri)
+        at = positions(a)
         server.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
-            uri=uri, diagnostics=[_diagnostic(t, a, d, uri) for d in a.diagnostics]))
+            uri=uri, diagnostics=[_diagnostic(t, at, d, uri) for d in a.diagnostics]))
 
     async def later(uri: str) -> None:
         await asyncio.sleep(DEBOUNCE)
@@ -80,17 +85,18 @@ def build_server():
     @server.feature(t.TEXT_DOCUMENT_HOVER)
     def hover(params: t.HoverParams) -> t.Hover | None:
         a = current(params.text_document.uri)
-        line, column = _place(a, params.position)
+        at = positions(a)
+        line, column = at.place(params.position)
         text = a.hover(line, column)
         if text is None:
             return None
         o = a.at(line, column)
-        return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text), range=_range(t, a, o.span))
+        return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text), range=at.range(t, o.span))
 
     @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=["."]))
     def completion(params: t.CompletionParams) -> t.CompletionList:
         a = current(params.text_document.uri)
-        line, column = _place(a, params.position)
+        line, column = positions(a).place(params.position)
         items = [t.CompletionItem(label=word, kind=_completion_kind(t, what), detail=what, sort_text=f"{i:04d}")
                  for i, (word, what) in enumerate(a.completions(line, column))]
         return t.CompletionList(is_incomplete=False, items=items)
@@ -98,27 +104,30 @@ def build_server():
     @server.feature(t.TEXT_DOCUMENT_DEFINITION)
     def definition(params: t.DefinitionParams) -> list[t.Location]:
         a = current(params.text_document.uri)
-        o = a.at(*_place(a, params.position))
+        at = positions(a)
+        o = a.at(*at.place(params.position))
         uri = params.text_document.uri
-        return [t.Location(uri=uri, range=_range(t, a, span)) for span in a.definitions(o)] if o else []
+        return [t.Location(uri=uri, range=at.range(t, span)) for span in a.definitions(o)] if o else []
 
     @server.feature(t.TEXT_DOCUMENT_REFERENCES)
     def references(params: t.ReferenceParams) -> list[t.Location]:
         a = current(params.text_document.uri)
-        o = a.at(*_place(a, params.position))
+        at = positions(a)
+        o = a.at(*at.place(params.position))
         uri = params.text_document.uri
         if o is None:
             return []
-        return [t.Location(uri=uri, range=_range(t, a, span))
+        return [t.Location(uri=uri, range=at.range(t, span))
                 for span in a.references(o, params.context.include_declaration)]
 
     @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def symbols(params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:
         a = current(params.text_document.uri)
+        at = positions(a)
 
         def symbol(o) -> t.DocumentSymbol:
             return t.DocumentSymbol(name=o.name, kind=_symbol_kind(t, o.kind),
-                                    range=_range(t, a, o.span), selection_range=_range(t, a, o.name_span),
+                                    range=at.range(t, o.span), selection_range=at.range(t, o.name_span),
                                     children=[symbol(c) for c in o.children])
         return [symbol(o) for o in a.outline()]
 
@@ -135,35 +144,45 @@ def _file_name(uri: str) -> str:
     return unquote(parsed.path) if parsed.scheme == "file" else uri
 
 
-def _position(t, a, line: int, column: int):
-    """A 1-based line and character column as LSP's 0-based line and UTF-16 column."""
-    lines = a.text.split("\n")
-    text = lines[line - 1] if 0 < line <= len(lines) else ""
-    chars = text[:max(column - 1, 0)]
-    return t.Position(line=max(line - 1, 0), character=len(chars.encode("utf-16-le")) // 2)
+@dataclass(frozen=True)
+class _Positions:
+    """Between the AST's places (1-based lines and character columns) and LSP's (0-based
+    lines, columns in the code units the client and server agreed on: UTF-16 unless the client
+    offers UTF-8 or UTF-32 first)."""
+
+    lines: list[str]
+    encoding: str  # "utf-8", "utf-16" or "utf-32"
+
+    def _units(self, chars: str) -> int:
+        if self.encoding == "utf-8":
+            return len(chars.encode("utf-8"))
+        if self.encoding == "utf-32":
+            return len(chars)
+        return len(chars.encode("utf-16-le")) // 2
+
+    def to_lsp(self, t, line: int, column: int):
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        return t.Position(line=max(line - 1, 0), character=self._units(text[:max(column - 1, 0)]))
+
+    def place(self, position) -> tuple[int, int]:
+        """An LSP position as a 1-based line and character column."""
+        text = self.lines[position.line] if position.line < len(self.lines) else ""
+        units = 0
+        for i, char in enumerate(text):
+            if units >= position.character:
+                return position.line + 1, i + 1
+            units += self._units(char)
+        return position.line + 1, len(text) + 1
+
+    def range(self, t, span):
+        if span is None:
+            return t.Range(start=t.Position(line=0, character=0), end=t.Position(line=0, character=0))
+        return t.Range(start=self.to_lsp(t, span.line, span.column), end=self.to_lsp(t, span.end_line, span.end_column))
 
 
-def _place(a, position) -> tuple[int, int]:
-    """LSP's 0-based line and UTF-16 column as a 1-based line and character column."""
-    lines = a.text.split("\n")
-    text = lines[position.line] if position.line < len(lines) else ""
-    units = 0
-    for i, char in enumerate(text):
-        if units >= position.character:
-            return position.line + 1, i + 1
-        units += 2 if ord(char) > 0xFFFF else 1
-    return position.line + 1, len(text) + 1
-
-
-def _range(t, a, span):
-    if span is None:
-        return t.Range(start=t.Position(line=0, character=0), end=t.Position(line=0, character=0))
-    return t.Range(start=_position(t, a, span.line, span.column), end=_position(t, a, span.end_line, span.end_column))
-
-
-def _diagnostic(t, a, d, uri: str):
+def _diagnostic(t, at: _Positions, d, uri: str):
     severity = t.DiagnosticSeverity.Error if d.severity == "error" else t.DiagnosticSeverity.Warning
-    where = _range(t, a, d.span)
+    where = at.range(t, d.span)
     related = [t.DiagnosticRelatedInformation(location=t.Location(uri=uri, range=where), message=f"hint: {d.hint}")] \
         if d.hint else None
     return t.Diagnostic(range=where, message=d.message + (f"\nhint: {d.hint}" if d.hint else ""), severity=severity,

@@ -88,13 +88,15 @@ class Client:
                                                               "version": version, "text": text}})
 
 
-@pytest.fixture(scope="module")
-def server():
+def _start(capabilities: dict) -> Client:
     client = Client()
-    result = client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    result = client.request("initialize", {"processId": None, "rootUri": None, "capabilities": capabilities})
     client.notify("initialized", {})
     client.capabilities = result["capabilities"]
-    yield client
+    return client
+
+
+def _stop(client: Client) -> None:
     try:
         assert client.request("shutdown") is None
         client.notify("exit", {})
@@ -103,6 +105,16 @@ def server():
         if client.process.poll() is None:
             client.process.kill()
         client.process.wait()
+        client.process.stdin.close()
+        client.process.stdout.close()
+        client.process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    client = _start({})
+    yield client
+    _stop(client)
 
 
 KLATS = (RULESETS / "klats.rules").read_text(encoding="utf-8")
@@ -174,6 +186,34 @@ def test_columns_are_counted_in_utf16_after_wide_characters(server):
     start = got[0]["range"]["start"]
     line = text.split("\n")[start["line"]]
     assert "🂡" in line and line.encode("utf-16-le")[2 * start["character"]:].decode("utf-16-le").startswith("🂡")
+
+
+def test_columns_are_counted_in_utf8_when_the_client_asks_for_it():
+    # a card's items on one line after a wide character: the second `colour` is set twice
+    text = KLATS.replace('    name ru "карточка"\n    colour each', '    name ru "🂡 карточка" colour each colour each', 1)
+    assert "colour each colour each" in text
+    client = _start({"general": {"positionEncodings": ["utf-8", "utf-16"]}})
+    try:
+        assert client.capabilities["positionEncoding"] == "utf-8"
+        uri = "file:///tmp/wide8.rules"
+        client.open(uri, text)
+        error, = client.diagnostics(uri)
+        start, line = error["range"]["start"], text.split("\n")[error["range"]["start"]["line"]]
+        assert error["message"].startswith("'colour' is set twice")
+        assert line.encode("utf-8")[start["character"]:].decode("utf-8") == "colour each"
+        first = {"line": start["line"], "character": len(line[:line.index("colour")].encode("utf-8")) + 2}
+        hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": first})
+        assert "**attribute** `colour`" in hover["contents"]["value"]
+    finally:
+        _stop(client)
+
+
+def test_closing_a_file_clears_its_diagnostics(server):
+    uri = "file:///tmp/closed.rules"
+    server.open(uri, _broken())
+    assert server.diagnostics(uri) != []
+    server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    assert server.diagnostics(uri) == []
 
 
 def test_typing_is_checked_after_a_pause(server):
