@@ -190,16 +190,18 @@ def _diagnostic(t, at: _Positions, d, uri: str):
 
 
 def _completion_kind(t, what: str):
-    if what == "keyword":
-        return t.CompletionItemKind.Keyword
-    if what.startswith("value of"):
-        return t.CompletionItemKind.EnumMember
-    return {"param": t.CompletionItemKind.Constant, "zone": t.CompletionItemKind.Variable,
-            "attribute": t.CompletionItemKind.Property, "card": t.CompletionItemKind.Class,
-            "define": t.CompletionItemKind.Function, "play": t.CompletionItemKind.Method,
-            "mark": t.CompletionItemKind.Property}.get(what.split(":")[0] if ":" in what else what,
-                                                       t.CompletionItemKind.Function if "(" in what
-                                                       else t.CompletionItemKind.Text)
+    """The kind of a completion by what `Analysis.completions` says the word is."""
+    kinds = t.CompletionItemKind
+    fixed = {"keyword": kinds.Keyword, "param": kinds.Constant, "zone": kinds.Variable, "attribute": kinds.Property,
+             "mark": kinds.Property, "card": kinds.Class, "define": kinds.Function, "play": kinds.Method,
+             "edition": kinds.Module, "variant": kinds.Module, "bound here": kinds.Variable}
+    if what in fixed:
+        return fixed[what]
+    if what.startswith("value of "):
+        return kinds.EnumMember
+    if what.startswith("name: "):
+        return kinds.Variable
+    return kinds.Function if "(" in what else kinds.Text
 
 
 def _symbol_kind(t, kind: str):

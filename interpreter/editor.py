@@ -5,8 +5,8 @@ Positions are the AST's own spans (1-based lines and columns, ends exclusive); t
 server turns them into LSP's.
 
 A parse error stops the parser, so the broken clause is cut out and the rest parsed again:
-a clause starts at a line's first column with a clause keyword (the layout of every ruleset
-the formatter writes and the docs show), and the broken one runs from the clause the error is
+a clause starts at a line's first column with a clause keyword (the layout of every shipped
+ruleset and of the docs), and the broken one runs from the clause the error is
 in (the one before, when the error is the keyword of the next: an unclosed block) to the next
 such start. The blanked text keeps its line breaks, so every later span stays true. The checker
 then sees the clauses that parsed; what the missing clause could cause (a name it declares or

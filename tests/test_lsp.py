@@ -282,3 +282,9 @@ def test_document_symbols_outline_the_clauses(server):
     assert {"card skull", "zone hand", "play put", "param hand_size", "setup"} <= set(names)
     colour = next(s for s in found if s["name"] == "attribute colour")
     assert [c["name"] for c in colour["children"]] == ["blue", "orange", "green"]
+
+
+def test_without_pygls_the_command_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)  # as if the extra were not installed
+    r = cli("lsp")
+    assert r.code == 1 and "needs pygls and lsprotocol" in r.stderr and "cardrules[lsp]" in r.stderr
