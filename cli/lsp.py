@@ -57,7 +57,11 @@ def build_server():
     async def later(uri: str) -> None:
         await asyncio.sleep(DEBOUNCE)
         pending.pop(uri, None)
-        publish(uri)
+        try:
+            publish(uri)
+        except Exception as e:  # noqa: BLE001 - a bug of ours: told in the editor's log; the server carries on
+            server.window_log_message(t.LogMessageParams(
+                type=t.MessageType.Error, message=f"cardrules: internal error: {type(e).__name__}: {e}"))
 
     @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: t.DidOpenTextDocumentParams) -> None:

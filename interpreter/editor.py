@@ -42,12 +42,10 @@ _SCOPES = {"play": "PLAY_TARGET", "turn": "TURN_STEP", "window": "TURN_STEP", "f
            "setup": "SETUP", "cleanup": "SETUP", "deck": "DECK", "match": "MATCH_UNTIL"}
 # a list of names of one kind, written after these words
 _LISTS = ((r"\bplay\s+(?:one|any)\s+of\s+[\w\s,]*$", ("play",)), (r"\bedition\s+[\w\s,]*$", ("edition",)),
-          (r"\bcombines\s+with\s+[\w\s,]*$", ("variant",)),
-          (r"^\s*remove\s+(?:end\s+round|final\s+round)\s+\w*$", ("round end", "final round")),
-          (r"^\s*remove\s+play\s+\w*$", ("play",)), (r"^\s*remove\s+card\s+\w*$", ("card",)),
-          (r"^\s*remove\s+zone\s+\w*$", ("zone",)), (r"^\s*remove\s+param\s+\w*$", ("param",)),
-          (r"^\s*remove\s+define\s+\w*$", ("define",)), (r"^\s*remove\s+attribute\s+\w*$", ("attribute",)),
-          (r"^\s*remove\s+deck\s+\w*$", ("deck rule",)))
+          (r"\bcombines\s+with\s+[\w\s,]*$", ("variant",)))
+# what an option changes: `remove card NAME`, `replace play NAME ...`, `extend play NAME ...`
+_CHANGED = re.compile(r"^\s*(?:remove|replace|extend)\s+(end\s+round|final\s+round|play|card|zone|param|define|"
+                      r"attribute|deck)\s+\w*$")
 KINDS = {"param": "param", "define": "define", "enum_attribute": "attribute", "int_attribute": "attribute",
          "card": "card", "zone": "zone", "play": "play", "round_end": "round end", "final": "final round",
          "deck": "deck rule", "edition": "edition", "variant": "variant"}
@@ -95,6 +93,7 @@ class Analysis:
     cut: list[tuple[int, int]]  # the offsets of the text cut out to parse the rest
     symbols: dict[str, list[Symbol]] = field(default_factory=dict)
     occurrences: list[Occurrence] = field(default_factory=list)
+    kinds: dict[Span, tuple[str, ...]] = field(default_factory=dict)  # what a name at a span may name
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -149,20 +148,28 @@ class Analysis:
                 return o
         return None
 
+    def resolve(self, o: Occurrence) -> list[Symbol]:
+        """What a name written there names: of the definitions of its spelling, those of the
+        kinds the place takes (`play one of stop` a play, `card.type == stop` a value)."""
+        found = self.symbols.get(o.name, [])
+        wanted = self.kinds.get(o.span)
+        return ([x for x in found if _fits(x.kind, wanted)] or found) if wanted else found
+
     def definitions(self, o: Occurrence) -> list[Span]:
         if o.local is not None:
             return [o.local]
-        return [sym.span for sym in self.symbols.get(o.name, [])]
+        return [sym.span for sym in self.resolve(o)]
 
     def references(self, o: Occurrence, declarations: bool = True) -> list[Span]:
+        """Where the thing named at `o` is written, its definitions first when asked for."""
         if o.local is not None:
-            found = [x.span for x in self.occurrences if x.local == o.local]
+            found = [x.span for x in self.occurrences if x.local == o.local and x.span != o.local]
             return ([o.local] if declarations else []) + found
-        if o.name not in self.symbols:
-            return []
-        sites = {sym.span for sym in self.symbols[o.name]}
-        found = [x.span for x in self.occurrences if x.name == o.name and x.local is None and x.span not in sites]
-        return ([sym.span for sym in self.symbols[o.name]] if declarations else []) + found
+        targets = self.resolve(o)
+        sites = {sym.span for sym in self.symbols.get(o.name, [])}
+        found = [x.span for x in self.occurrences if x.name == o.name and x.local is None and x.span not in sites
+                 and any(_fits(sym.kind, self.kinds.get(x.span)) for sym in targets)]
+        return ([sym.span for sym in targets] if declarations else []) + found
 
     def source(self, span: Span) -> str:
         """The text a span covers."""
@@ -184,7 +191,7 @@ class Analysis:
             return None
         if o.local is not None:
             return f"`{o.name}`: a name bound at line {o.local.line}, column {o.local.column}"
-        parts = [self._describe(sym) for sym in self.symbols.get(o.name, [])]
+        parts = [self._describe(sym) for sym in self.resolve(o)]
         return "\n\n---\n\n".join(p for p in parts if p) or None
 
     def _describe(self, sym: Symbol) -> str:
@@ -267,6 +274,10 @@ class Analysis:
         for pattern, kinds in _LISTS:
             if re.search(pattern, before):
                 return named(*kinds)
+        changed = _CHANGED.search(before)
+        if changed:
+            word = " ".join(changed.group(1).split())
+            return named({"end round": "round end", "deck": "deck rule"}.get(word, word))
         kind = self._kind_at(line, column)
         if kind is None:
             return [(w, "keyword") for w in CLAUSE_WORDS]
@@ -311,6 +322,11 @@ class Analysis:
 
     def outline(self) -> list[Outline]:
         return [_outline(c) for c in self.clauses]
+
+
+def _fits(kind: str, wanted: tuple[str, ...] | None) -> bool:
+    """Whether a symbol of `kind` may be named where names of the `wanted` kinds stand (any, when None)."""
+    return wanted is None or kind in wanted or any(kind.startswith(w + " ") for w in wanted)
 
 
 def _inside(inner: Span, outer: Span) -> bool:
@@ -454,6 +470,58 @@ def _index(a: Analysis) -> None:
     for c in a.clauses:
         definitions(c)
         _names(c, {}, a.occurrences)
+    a.kinds.update({sym.span: (sym.kind,) for syms in a.symbols.values() for sym in syms})
+    for c in a.clauses:
+        _place_kinds(c, a.kinds)
+
+
+_ZONE = ("zone",)
+_EXPRESSION = ("zone", "param", "value", "attribute", "define")  # what a bare name in an expression may name
+# clause or item kind -> {part: the kinds of the names written there}
+_PART_KINDS = {
+    "play_step": {0: ("play",)}, "window_plays": {0: ("play",)}, "requires": {0: ("edition",)},
+    "for": {0: ("edition",)}, "combines": {0: ("variant",)}, "card": {0: _ZONE}, "with": {1: _ZONE},
+    "to": {0: _ZONE}, "choose": {2: _ZONE}, "shuffle": {0: _ZONE}, "deal": {1: _ZONE, 2: _ZONE},
+    "move": {1: _ZONE, 2: _ZONE}, "draw": {1: _ZONE, 2: _ZONE}, "swap": {0: _ZONE}, "pass_zone": {0: _ZONE},
+    "each": {0: ("attribute",)}, "fixed": {0: ("attribute",), 1: ("value",)},
+}
+_REMOVED = {"round_end": "round end", "final": "final round", "deck": "deck rule"}
+
+
+def _place_kinds(node, kinds: dict[Span, tuple[str, ...]]) -> None:
+    """Note, for each name whose place says what it names, the kinds it may name; a place
+    already noted (a definition) keeps its own."""
+    def note(ident, wanted) -> None:
+        for x in (ident if isinstance(ident, tuple) else (ident,)):
+            if isinstance(x, (s.Ident, s.Name)):
+                kinds.setdefault(x.span, wanted)
+
+    match node:
+        case s.Name():
+            note(node, _EXPRESSION)
+        case s.Call(function=f):
+            note(f, ("define",))
+        case s.Attr(attr=attr):
+            note(attr, ("attribute", "mark"))
+        case s.ZoneOf(zone=zone):
+            note(zone, _ZONE)
+        case s.Clause(kind="remove", parts=(what, ident)):
+            note(ident, (_REMOVED.get(what, what),))
+        case s.Clause(kind=kind, parts=parts):
+            for index, wanted in _PART_KINDS.get(kind, {}).items():
+                if index < len(parts):
+                    note(parts[index], wanted)
+    match node:
+        case s.Clause(parts=parts, items=items):
+            _place_kinds(parts, kinds)
+            _place_kinds(items, kinds)
+        case tuple() | list():
+            for x in node:
+                _place_kinds(x, kinds)
+        case _ if is_dataclass(node):
+            for f in fields(node):
+                if f.name != "span":
+                    _place_kinds(getattr(node, f.name), kinds)
 
 
 def _names(node, bound: dict[str, Span], out: list[Occurrence]) -> None:

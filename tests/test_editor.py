@@ -130,3 +130,27 @@ def test_completion_of_a_list_of_plays_and_of_what_an_option_removes():
     line, column = _where(total, "    remove play ", len("    remove play "))
     removable = b.completions(line, column)
     assert ("stop", "play") in removable and {k for _, k in removable} == {"play"}
+
+
+def test_completion_of_what_an_option_replaces_names_the_cards():
+    total = (RULESETS / "arne_total.rules").read_text(encoding="utf-8")
+    a = analyze(total + "\nvariant more {\n    replace card \n}\n", "arne_total.rules")
+    line = total.count("\n") + 3  # the file ends with a newline; then a blank line and the variant
+    cards = a.completions(line, len("    replace card ") + 1)
+    assert ("thief", "card") in cards and {k for _, k in cards} == {"card"}
+
+
+def test_a_name_spelt_like_others_names_what_its_place_takes():
+    # in ARNE Total `stop` is a play, a card and a value of `type`
+    total = (RULESETS / "arne_total.rules").read_text(encoding="utf-8")
+    a = analyze(total, "arne_total.rules")
+    assert {sym.kind for sym in a.symbols["stop"]} >= {"play", "card", "value of type"}
+    removed = a.at(*_where(total, "remove play stop", len("remove play s")))
+    assert [sym.kind for sym in a.resolve(removed)] == ["play"]
+    assert a.hover(*_where(total, "remove play stop", len("remove play s"))).startswith("**play** `stop`")
+    play_refs = a.references(removed, declarations=False)
+    value = a.at(*_where(total, "card.type == stop", len("card.type == s")))
+    assert [sym.kind for sym in a.resolve(value)] == ["value of type"]
+    value_refs = a.references(value, declarations=False)
+    assert play_refs and value_refs and not set(play_refs) & set(value_refs)
+    assert all(total.split("\n")[r.line - 1][r.column - 1:r.end_column - 1] == "stop" for r in play_refs + value_refs)
