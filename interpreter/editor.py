@@ -25,12 +25,11 @@ from . import syntax as s
 from .check import CONTEXTS, FUNCTIONS, _show
 from .diagnostics import Diagnostic, RulesError, Sink, Span
 from .load import Loaded, check_selection
-from .parse import parse
+from .parse import CLAUSE_KEYWORDS, MAX_TOKENS, parse
 
 MAX_RECOVERIES = 20  # parse errors reported in one file; each costs a parse
-_TOO_LONG = "the file holds more than"  # the token limit: cutting a clause out would not help
-CLAUSE_WORDS = ("game", "players", "param", "define", "attribute", "card", "zone", "setup", "cleanup", "play",
-                "turn", "window", "end", "final", "score", "match", "deck", "decks", "edition", "variant")
+_TOO_LONG = f"the file holds more than {MAX_TOKENS:,}"  # the token limit: cutting a clause out would not help
+CLAUSE_WORDS = tuple(dict.fromkeys(words.split()[0] for words in CLAUSE_KEYWORDS.split(", ")))  # `end round`: end
 _CLAUSE_START = re.compile(r"^(?:" + "|".join(CLAUSE_WORDS) + r")\b(?!\s*[.(])", re.MULTILINE)
 _QUOTED = re.compile(r"'([^']+)'")
 _DECLARES = re.compile(r"\s*(param|define|attribute|card|zone|play|deck|edition|variant|end\s+round|final\s+round)"

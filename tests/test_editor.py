@@ -154,3 +154,10 @@ def test_a_name_spelt_like_others_names_what_its_place_takes():
     value_refs = a.references(value, declarations=False)
     assert play_refs and value_refs and not set(play_refs) & set(value_refs)
     assert all(total.split("\n")[r.line - 1][r.column - 1:r.end_column - 1] == "stop" for r in play_refs + value_refs)
+
+
+def test_a_file_past_the_token_limit_is_told_once_not_cut_clause_by_clause():
+    text = "".join(f"param p{i} = 1 in 1..2\n" for i in range(3_000))  # 8 tokens each: past the 20,000 limit
+    a = analyze(text, "x.rules")
+    assert [d.message for d in a.parse_errors] == ["the file holds more than 20,000 words and symbols"]
+    assert a.clauses == [] and a.cut == [(0, len(text))]
