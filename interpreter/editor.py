@@ -341,6 +341,8 @@ def _outline(c: s.Clause) -> Outline:
     name = c.parts[0] if c.parts and isinstance(c.parts[0], s.Ident) else None
     kind = KINDS.get(c.kind, c.kind)
     label = f"{kind} {name.text}" if name else (f'game "{c.parts[0]}"' if c.kind == "game" else kind)
+    if c.kind == "for":
+        label = "for edition " + ", ".join(i.text for i in c.parts[0])
     children: list[Outline] = []
     if c.kind == "enum_attribute":
         children = [Outline(v.text, "value", v.span, v.span) for v, _ in c.parts[1]]

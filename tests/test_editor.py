@@ -161,3 +161,16 @@ def test_a_file_past_the_token_limit_is_told_once_not_cut_clause_by_clause():
     a = analyze(text, "x.rules")
     assert [d.message for d in a.parse_errors] == ["the file holds more than 20,000 words and symbols"]
     assert a.clauses == [] and a.cut == [(0, len(text))]
+
+
+def test_the_outline_shows_what_each_edition_and_variant_changes():
+    total = (RULESETS / "arne_total.rules").read_text(encoding="utf-8")
+    outline = {entry.name: entry for entry in analyze(total, "arne_total.rules").outline()}
+    assert {"edition ru", "edition en", "variant minimum"} <= set(outline)
+    minimum = [child.name for child in outline["variant minimum"].children]
+    assert "replace play lay" in minimum and "replace match" in minimum
+    teams = {child.name: child for child in outline["variant teams"].children}
+    assert "remove play stop" in [c.name for c in teams["for edition en"].children]
+    for entry in outline.values():  # each name's place lies inside its entry, as LSP requires
+        assert (entry.span.line, entry.span.column) <= (entry.name_span.line, entry.name_span.column)
+        assert (entry.name_span.end_line, entry.name_span.end_column) <= (entry.span.end_line, entry.span.end_column)
