@@ -242,13 +242,16 @@ class Analysis:
                          f"cop{'y' if info.copies == 1 else 'ies'}; "
                          + ", ".join(f"{a} {v}" for a, v in info.attributes)]
                 lines += [f"*{info.provenance}*"] if info.provenance else []
+                lines += [f"*copies: {info.copies_provenance}*"] if info.copies_provenance else []
                 lines.append(f"used in {len(info.uses)} play{'s' if len(info.uses) != 1 else ''}"
                              + (f" ({selection})" if selection else "") + (":" if info.uses else ""))
                 for use in info.uses:
                     when = ", ".join(use.timing) or "never made"
                     lines.append(f"- **play {use.play}**{' (as its second card)' if use.second else ''}, {when}"
-                                 + (f", if `{use.condition}`" if use.condition else ""))
-                    lines += [f"  - `{item.text}`" for item in use.items]
+                                 + (f", if `{use.condition}`" if use.condition else "")
+                                 + (f" *({use.provenance})*" if use.provenance else ""))
+                    lines += [f"  - `{item.text}`" + (f" *({item.provenance})*" if item.provenance else "")
+                              for item in use.items]
                 return "\n".join(lines)
         return ""
 
