@@ -96,7 +96,7 @@ def load_or_exit(path: str, edition: str | None = None, variants: list[str] | No
     except SelectionError as e:
         raise fail(e.message, e.hint, EXIT_USAGE) from None
     except RulesError as e:
-        err.print(e.render(), markup=False)
+        print_located(e.render())
         raise typer.Exit(EXIT_FINDINGS) from None
     if show_warnings:
         print_warnings(loaded)
@@ -106,7 +106,14 @@ def load_or_exit(path: str, edition: str | None = None, variants: list[str] | No
 def print_warnings(loaded: Loaded) -> None:
     """The warnings of a loaded ruleset, located, on stderr."""
     if loaded.warnings:
-        err.print(render_all(list(loaded.warnings), loaded.text), markup=False)
+        print_located(render_all(list(loaded.warnings), loaded.text))
+
+
+def print_located(rendered: str) -> None:
+    """Rendered diagnostics on stderr, their lines of rules in colour on a terminal."""
+    from .highlight import located  # Pygments: only when there is something to show
+
+    err.print(located(rendered, err))
 
 
 def _with_house(path: str, house_file: str, edition: str | None, variants: list[str]) -> Loaded:

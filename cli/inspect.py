@@ -14,7 +14,7 @@ from ..interpreter import export as exporting
 from ..interpreter.compile import deal_location
 from ..interpreter.diagnostics import Diagnostic, RulesError, render_all
 from ..interpreter.load import Loaded, load_all, read, resolve, split_selection
-from .common import Edition, House, Variants, echo, err, fail, load_or_exit, out, print_warnings
+from .common import Edition, House, Variants, echo, err, fail, load_or_exit, out, print_located, print_warnings
 from .logs import no_special_file, not_an_input_or_exit, write_or_exit
 
 RULESET_HELP = "A .rules file, or the name of a ruleset shipped with cardrules."
@@ -76,7 +76,7 @@ def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict]] | None:
                 failed.setdefault((d.severity, render_all([d], text)), []).append(selection or "(base)")
     if any(severity == "error" for severity, _ in failed):
         for (severity, rendered), where in failed.items():
-            err.print(rendered, markup=False)
+            print_located(rendered)
             err.print(f"  in: {', '.join(where)}", markup=False)
         bad = sum(isinstance(r, RulesError) for _, r in results)
         raise fail(f"{bad} of the {len(results)} legal selections of edition and variants do not check",

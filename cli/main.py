@@ -32,6 +32,7 @@ COMMANDS = {
     "log": ("logs", "app"),
     "house": ("house", "app"),
     "book": ("book", "book"),
+    "lsp": ("lsp", "lsp"),
 }
 
 

@@ -19,7 +19,7 @@ from . import model as m
 from .bots import RandomBot
 from .book_words import LANGUAGES, WORDS
 from .cards import FINAL, TURN, WINDOW, describe, faces_by_kind
-from .compile import Compiled, ConfigError, compile_ruleset
+from .compile import Compiled, compile_ruleset
 from .engine import EngineError, Game
 from .export import deals
 from .unparse import unparse

@@ -924,9 +924,10 @@ class Checker:
                 if count is None:
                     continue
                 if count < 0:
-                    line = step.provenance.line
-                    self.sink.error(f"setup moves {count} cards", Span.point(line, step.provenance.column),
-                                    "move a count of zero or more")
+                    start = (step.provenance.line, step.provenance.column)
+                    items = next((c.items for c in self.clauses if c.kind == "setup"), ())
+                    item = next((i.span for i in items if (i.span.line, i.span.column) == start), Span.point(*start))
+                    self.sink.error(f"setup moves {count} cards", item, "move a count of zero or more")
                 if isinstance(step, m.Deal):
                     per_seat += max(count, 0)
                 else:

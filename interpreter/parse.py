@@ -147,8 +147,10 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
     line, column = max(e.line, 1), max(e.column, 1)
     if isinstance(e, UnexpectedCharacters):
         char = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
-        if char == '"':
-            return Diagnostic("error", "a string is not closed on its line", Span.point(line, column),
+        if char == '"':  # the span runs to the end of the line, where the string should have ended
+            end = text.find("\n", e.pos_in_stream)
+            width = (len(text) if end < 0 else end) - e.pos_in_stream
+            return Diagnostic("error", "a string is not closed on its line", Span(line, column, line, column + width),
                               'end the string with " before the end of the line', file)
         if char.isalpha() and not char.isascii():  # a Cyrillic с in `сolour` looks like the Latin one
             script = unicodedata.name(char, "OTHER").split()[0].title()

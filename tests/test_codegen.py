@@ -8,7 +8,6 @@ import keyword
 import random
 import re
 import tokenize
-from pathlib import Path
 
 import pytest
 
