@@ -84,7 +84,8 @@ def main() -> None:
         try:
             build(sys.argv[1] if len(sys.argv) > 1 else None)()
         finally:
-            sys.stdout.flush()
+            if not sys.stdout.closed:  # a command that owned stdout (the language server) may close it
+                sys.stdout.flush()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
