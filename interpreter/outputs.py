@@ -66,7 +66,7 @@ class Journal:
     """An append-only file of lines under an exclusive lock, held until `close`. Each `append`
     writes one whole line with one system call, so a process killed at any instant leaves every
     line it appended but the one it was writing, which is then torn (it lacks its line end) and
-    left out by the readers. `sync` makes the lines so far survive a crash of the machine too;
+    left out by the readers. `sync` makes the lines so far survive the machine going down too;
     it costs a disk flush (milliseconds), so the writer calls it when it is about to wait."""
 
     def __init__(self, path: str | Path, create: bool = True):

@@ -115,7 +115,7 @@ def _not_yaml(e: yaml.YAMLError, file: str, text: str) -> RulesError:
 
 def _no_deep_nesting(text: str, file: str) -> None:
     """Refuse nesting deeper than MAX_DEPTH from the event stream, before anything is composed:
-    libyaml's composer recurses, and 50,000 `[` crash it."""
+    libyaml's composer recurses, and 50,000 `[` kill the process."""
     depth = 0
     for event in yaml.parse(text, Loader=SAFE_LOADER):
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
