@@ -41,7 +41,7 @@ def echo(text: str, nl: bool = True, is_json: bool = False) -> None:
     typer.echo(text.translate(_JSON_ESCAPES) if is_json else escaped(text), nl=nl)
 
 
-class _Console(Console):
+class SafeConsole(Console):
     """A console for text that may come from a file: no markup, no emoji codes, no highlighting
     (`[b]`, `:thumbs_up:` and `rules.rules:100:20` print as written: styles are given as `Text`),
     and control characters escaped in all it prints, whatever renderable carries them. Rich's
@@ -55,8 +55,8 @@ class _Console(Console):
                                       for segment in buffer)
 
 
-out = _Console()
-err = _Console(stderr=True)
+out = SafeConsole()
+err = SafeConsole(stderr=True)
 
 
 def fail(message: str, hint: str = "", code: int = EXIT_FINDINGS) -> typer.Exit:

@@ -11,7 +11,6 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
@@ -20,7 +19,7 @@ from ..interpreter import figures as fig
 from ..interpreter.engine import EngineError
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.measure import SeatKindError, check_kinds, measure, seat_kinds, stream_seed
-from .common import EXIT_USAGE, compile_or_exit, err, fail, load_or_exit, out
+from .common import EXIT_USAGE, SafeConsole, compile_or_exit, err, fail, load_or_exit, out
 from .logs import writable_or_exit
 
 SKILLED = "ismcts"  # the seat kind whose win rate against random seats is the skill
@@ -210,8 +209,8 @@ def _print_differences(a: fig.Summary, b: fig.Summary, rows: list[fig.Difference
                       p_value(d.test.p_value), p_value(d.p_adjusted), f"{d.effect:+.2f}",
                       Text("*" if d.significant else "", style="bold red"))
     # narrower, and rich would drop the column of the figures' names: on a narrow terminal, lines wrap
-    wide = Console(file=out.file, width=max(out.width, DIFFERENCES_WIDTH), highlight=False, soft_wrap=True,
-                   color_system=out.color_system, force_terminal=out.is_terminal)
+    wide = SafeConsole(file=out.file, width=max(out.width, DIFFERENCES_WIDTH),
+                    color_system=out.color_system, force_terminal=out.is_terminal)
     wide.print(table)
 
 

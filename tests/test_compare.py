@@ -175,6 +175,15 @@ def test_the_tables(tmp_path):
     assert "against" not in result.stdout  # one SPEC: a report on one game
 
 
+def test_text_from_the_user_reaches_the_terminal_escaped(tmp_path):
+    """A file name is user text: an escape sequence in it (here, clear the screen) is shown, never
+    sent, in every table, the differences too."""
+    path = write(tmp_path, "race\x1b[2J.rules", RACE)
+    result = cli("compare", path, write(tmp_path, "race.rules", RACE), "-g", "10", "-p", "3", "-w", "1")
+    assert result.code == 0, result.stderr
+    assert "\x1b" not in result.stdout and "race\\x1b[2J" in result.stdout
+
+
 # ------------------------------------------------------------------ the HTML report
 
 
