@@ -15,6 +15,32 @@ REPO = Path(__file__).resolve().parent.parent
 RULESETS = REPO / "rulesets"
 SHARED = REPO.parent / "shared"
 
+# A round that cannot end: nobody can ever play, and no `end round` condition holds.
+STUCK = """\
+game "Stuck" { }
+players 2..2
+attribute rank in 1..9
+card plain { rank each  face "r{rank}" }
+zone stock shared hidden
+zone heap shared public
+zone hand per seat owner
+setup {
+    shuffle deck into stock
+    deal 2 from stock to hand
+}
+play put {
+    card from hand where card.rank > 9
+    to heap
+}
+turn { play one of put or pass }
+end round out when some s in seats: count(hand of s) == 0
+score s = 0
+match {
+    until max(totals) >= 1
+    winner highest
+}
+"""
+
 
 @dataclass(frozen=True)
 class Result:

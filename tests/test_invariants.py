@@ -15,9 +15,8 @@ from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.notation import Move
 from cardrules.interpreter.selfplay import run
 
-from .conftest import REPO, RULESETS, cli
+from .conftest import REPO, RULESETS, STUCK, cli
 from .test_engine import QUICK
-from .test_selfplay import STUCK
 
 KLATS = str(RULESETS / "klats.rules")
 EXAMPLES = REPO / "docs" / "examples"

@@ -12,7 +12,7 @@ import pytest
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.selfplay import run
 
-from .conftest import RULESETS, SHARED, cli
+from .conftest import RULESETS, SHARED, STUCK, cli
 
 KLATS = str(RULESETS / "klats.rules")
 REFERENCE = SHARED / "bench" / "klats_reference.py"
@@ -21,31 +21,6 @@ TYPES = {"games": int, "players": int, "seed": int, "wall_seconds": float, "game
          "mean_winning_total": float, "sd_winning_total": float, "wins_by_seat": list, "round_end_reasons": dict,
          "seats": list}
 TIMING = {"wall_seconds", "games_per_second"}
-
-STUCK = """\
-game "Stuck" { }
-players 2..2
-attribute rank in 1..9
-card plain { rank each  face "r{rank}" }
-zone stock shared hidden
-zone heap shared public
-zone hand per seat owner
-setup {
-    shuffle deck into stock
-    deal 2 from stock to hand
-}
-play put {
-    card from hand where card.rank > 9
-    to heap
-}
-turn { play one of put or pass }
-end round out when some s in seats: count(hand of s) == 0
-score s = 0
-match {
-    until max(totals) >= 1
-    winner highest
-}
-"""
 
 
 def selfplay_json(*args: str) -> dict:
