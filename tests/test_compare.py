@@ -16,7 +16,7 @@ from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.measure import BINS, measure, play_measured, read_lead, stream_seed
 from cardrules.interpreter.selfplay import play_match, seeds
 
-from .conftest import REPO, RULESETS, cli, write
+from .conftest import REPO, RULESETS, STUCK, cli, write
 
 # A fast game of several rounds: each turn a seat draws a card and lays one before itself;
 # its cards' numbers are its round's score.
@@ -236,8 +236,6 @@ def test_usage_errors_exit_2(tmp_path, args, words):
 
 
 def test_a_game_that_cannot_end_is_reported_not_hung(tmp_path):
-    from .test_selfplay import STUCK
-
     path = write(tmp_path, "stuck.rules", STUCK)
     result = cli("compare", path, "-g", "3")
     assert result.code == 1 and "stuck.rules: round 1 cannot end" in result.stderr
