@@ -13,8 +13,7 @@ from cardrules.interpreter.load import load_all, load_text
 from cardrules.interpreter.options import SelectionError
 from cardrules.interpreter.unparse import unparse
 
-from .conftest import cli
-from .test_check_command import write
+from .conftest import cli, write
 
 # A base game, two editions and three variants, each change of its own kind.
 OPTS = """game "Pick" { }
