@@ -354,8 +354,9 @@ def test_a_file_without_a_choice_plays_the_rulesets_first_edition():
 
 
 def place(text: str, snippet: str) -> tuple[int, int]:
-    """The line and column (1-based) where `snippet` first stands in `text`."""
-    before = text[:text.index(snippet)]
+    """The line and column (1-based) where `snippet` first stands in `text` after its first line,
+    which holds the ruleset's path: the checkout's folder may hold any letters."""
+    before = text[:text.index(snippet, text.index("\n"))]
     return before.count("\n") + 1, len(before) - before.rfind("\n")
 
 
