@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,6 +65,20 @@ def cli_process(*args: str, input: str | None = None, timeout: float = 120) -> R
     done = subprocess.run([sys.executable, "-m", "cardrules.cli.main", *map(str, args)], input=input,
                           capture_output=True, text=True, timeout=timeout, env=env, cwd=REPO)
     return Result(done.returncode, done.stdout, done.stderr)
+
+
+@contextmanager
+def within(seconds: int):
+    """Fail, rather than hang the suite, if the block takes longer than `seconds`."""
+    def stop(*_):
+        raise TimeoutError(f"still running after {seconds} s")
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def write(folder: Path, name: str, text: str) -> Path:

@@ -13,8 +13,6 @@ import json
 import os
 import re
 import shutil
-import signal
-from contextlib import contextmanager
 from functools import cache
 
 import pytest
@@ -22,7 +20,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 
-from .conftest import REPO, RULESETS, cli
+from .conftest import REPO, RULESETS, cli, within
 
 LONG = "CARDRULES_FUZZ_EXAMPLES" in os.environ
 EXAMPLES = int(os.environ.get("CARDRULES_FUZZ_EXAMPLES", "20"))
@@ -38,17 +36,6 @@ HOSTILE = [b"\x00", b"\xff", b"\xc3", b"\x1b[2J", b"\r", b"\r\n", b"[" * 150, b"
            b"@", b"+", b"\\", b"\\u0000", b"99999999999999999999", b"\xf0\x9f\x91\x8d", b"\n"]
 
 
-@contextmanager
-def within(seconds: int):
-    def stop(*_):
-        raise TimeoutError(f"an input took more than {seconds} s")
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def run(*args, input: str | None = None, located: str | None = None):

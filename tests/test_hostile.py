@@ -6,10 +6,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
-from contextlib import contextmanager
 
 import pytest
 
@@ -17,7 +15,7 @@ from cardrules.interpreter import cards, compile as compiling, diagnostics, engi
 from cardrules.interpreter.errors import CardrulesError
 from cardrules.interpreter.load import load, load_text
 
-from .conftest import REPO, RULESETS, cli, cli_process
+from .conftest import REPO, RULESETS, cli, cli_process, within
 
 KLATS = (RULESETS / "klats.rules").read_text(encoding="utf-8")
 HOUSE = "ruleset: {ruleset}\nname: x\nchanges:\n  - set: hand_size\n    to: 4\n"
@@ -25,18 +23,6 @@ SCENARIO = ("ruleset: {ruleset}\ndefaults: {{players: 2, seed: 1}}\nscenarios:\n
             "    steps:\n      - expect: {{round: 0}}\n")
 
 
-@contextmanager
-def within(seconds: int):
-    """Fail, rather than hang the suite, if the block takes longer than `seconds`."""
-    def stop(*_):
-        raise TimeoutError(f"still running after {seconds} s")
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def run(*args, input: str | None = None):
