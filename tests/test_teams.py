@@ -333,3 +333,22 @@ def test_a_bot_weighs_a_seat_as_its_team_stands(engine):
     # the round now: 1, 0, 2, 1; with the totals, 0+2 stand at 4 and 1+3 at 5, whichever partner asks
     assert standing(game) == [4, 5, 4, 5]
     assert margin(game, 0) == margin(game, 2) == -1 and margin(game, 3) == 1
+
+
+def test_compare_reads_the_score_and_the_lead_by_team():
+    from cardrules.interpreter import figures as fig
+    from cardrules.interpreter.measure import play_measured, read_lead
+
+    c = compile_ruleset(model(PAIRS), 4)
+    records = [play_measured(c, i, 100 + i, 200 + i, seats=("random",) * 4) for i in range(12)]
+    done = [r for r in records if r.over]
+    teams = c.model.teams.at(4)
+    summary = fig.summarise("pairs", records, c.model.round_end_names, ["chip"], teams=teams)
+    best = [max(sum(r.totals[s] for s in team) for team in teams) for r in done]
+    assert summary.figure("winner's total").estimate.value == pytest.approx(sum(best) / len(best))
+    # the lead of two teams: the final reading is the teams' totals, the winner's team ahead
+    last = done[-1]
+    winner_team = next(k for k, team in enumerate(teams) if last.winners[0] in team)
+    final = [sum(last.totals[s] for s in team) for team in teams]
+    assert last.lead.gap[-1] == final[winner_team] - final[1 - winner_team]
+    assert read_lead([final], winner_team).gap[-1] == last.lead.gap[-1]
