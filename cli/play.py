@@ -27,6 +27,7 @@ from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, desc
 from ..interpreter.engine import EngineError, Game, RoundResult, new_game, team_totals
 from ..interpreter.errors import clip
 from ..interpreter.ismcts import search
+from ..interpreter.narration import RoundOver, narrate, round_words, snapshot
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
@@ -37,6 +38,8 @@ from ..interpreter.worlds import Memory
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
                      load_or_exit, out, parse_params, seats_or_exit, seed_in_range)
 from .logs import read_or_exit, writable_or_exit
+from .i18n import _
+from .narrate import event_text, round_over_text
 from .render import moves_of, plural, view_of
 
 MAX_DIGITS = 9  # a move number, or a param: numbers up to 999,999,999
@@ -119,7 +122,7 @@ class Session:
     appends each to the journal, if there is one, as it is made."""
 
     def __init__(self, game: Game, kinds: list[str], reader, journal: outputs.Journal | None = None,
-                 movers: list[int] | None = None, moves: list[str] | None = None):
+                 movers: list[int] | None = None, moves: list[str] | None = None, lang: str | None = None):
         """`moves` (and the seats that made them, `movers`) are those `game` has had already: a
         resumed game's."""
         self.game, self.kinds, self.reader, self.journal = game, kinds, reader, journal
@@ -132,6 +135,7 @@ class Session:
         self.hot_seat = kinds.count(HUMAN) > 1
         # whose eyes the table is printed for: the one person, else anyone (public zones only)
         self.viewer = kinds.index(HUMAN) if kinds.count(HUMAN) == 1 else -1
+        self.end_words = round_words(game.c.model, lang or "en")
 
     def _seat_table(self) -> Seating:
         """The match played again from the deal into a table that keeps, for every seat, the moves
@@ -157,6 +161,7 @@ class Session:
             else:
                 action = self.table.choose(bot_for(self.kinds[seat], game.seed, seat, len(self.moves)))
             move = game.move_of(action)
+            before = snapshot(game)
             self.table.play(action)
             self.moves.append(str(move))
             self.movers.append(seat)
@@ -167,6 +172,9 @@ class Session:
             shown = move if seat == self.viewer else as_seen(move, seat, self.viewer, game.c.model)
             out.print(f"seat {seat} ({self.kinds[seat]}): {shown}", markup=False,
                       style="dim" if self.kinds[seat] != HUMAN else "")
+            for event in narrate(before, game, self.viewer, move, seat, self.end_words):
+                if not isinstance(event, RoundOver):  # the round's report tells it
+                    out.print("    " + event_text(event, self.viewer), markup=False)
             self._report_rounds()
         if self.journal is not None:
             self.journal.append(gamelog.result_line(gamelog.result_of(self.game)))
@@ -287,7 +295,7 @@ class Session:
         """Print the rounds that ended since the last report, and announce the next one."""
         results = self.game.state.results
         for result in results[self.rounds_shown:]:
-            print_round(result, self.kinds)
+            print_round(result, self.kinds, self.end_words)
         if self.rounds_shown == len(results) and self.moves:
             return
         self.rounds_shown = len(results)
@@ -351,14 +359,14 @@ def _some(faces) -> str:
     return " ".join(faces) if len(faces) <= 5 else f"{' '.join(faces[:3])} … {faces[-1]}"
 
 
-def print_round(result: RoundResult, kinds: list[str]) -> None:
+def print_round(result: RoundResult, kinds: list[str], words: dict[str, str] | None = None) -> None:
     table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
     for name in ("seat", "score", "total"):
         table.add_column(name, justify="left" if name == "seat" else "right")
     for seat, (score, total) in enumerate(zip(result.scores, result.totals)):
         table.add_row(f"{seat} {kinds[seat]}", f"{score:+d}", str(total))
-    out.print(f"round {result.round + 1} over ({result.reason}) after {plural(result.plays, 'play')}:", style="bold",
-              markup=False)
+    out.print(round_over_text(result.round, result.reason, (words or {}).get(result.reason, ""))
+              + " " + _("after {plays}:").format(plays=plural(result.plays, 'play')), style="bold", markup=False)
     out.print(table)
 
 
@@ -442,7 +450,7 @@ def play(
     out.print(f"{loaded.model.title}{loaded.model.selection}: {compiled.players} players ({', '.join(kinds)}), seed {seed}; "
               f"play it again with --seed {seed}" + (". Type help for help." if HUMAN in kinds else ""),
               markup=False, soft_wrap=False)
-    _run(Session(game, kinds, _reader(), journal))
+    _run(Session(game, kinds, _reader(), journal, lang=lang))
 
 
 def resume(
