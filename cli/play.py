@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..interpreter import gamelog, outputs
+from ..interpreter.book import Summary, summary
 from ..interpreter.bots import Table as Seating, make_bot
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
 from ..interpreter.engine import EngineError, Game, RoundResult, new_game, team_totals
@@ -33,6 +34,8 @@ from ..interpreter.model import Ruleset
 from ..interpreter.notation import HELP, MoveError, parse_move
 from ..interpreter.progress import endless_round, round_bound
 from ..interpreter.redact import as_seen
+from ..interpreter.rulings import cited
+from ..interpreter.scoring import Scorer
 from ..interpreter.seats import HUMAN, KINDS, SeatError, parse_seat
 from ..interpreter.worlds import Memory
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
@@ -40,11 +43,11 @@ from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, 
 from .logs import read_or_exit, writable_or_exit
 from .i18n import _
 from .narrate import event_text, round_over_text
-from .render import moves_of, plural, view_of
+from .render import breakdown_of, moves_of, plural, view_of
 
 MAX_DIGITS = 9  # a move number, or a param: numbers up to 999,999,999
 MAX_LINE = 10_000  # characters of a line typed or piped at the prompt
-COMMANDS = ("help", "moves", "view", "hint", "why ", "card ", "undo", "quit")
+COMMANDS = ("help", "moves", "view", "score", "rules", "hint", "why ", "card ", "undo", "quit")
 HINT_SECONDS = 0.9  # the search behind `hint`: about a second
 HINTS = 3  # moves shown
 HELP_TEXT = f"""\
@@ -52,6 +55,8 @@ Type a move's number from the list, or the move itself: {HELP}.
 The play's name may be left out when only one play is open. Seats and piles count from 0;
 piles read bottom to top, the top card last.
   moves      list the legal moves again      view   show the table again
+  score      each seat's round score so far, clause by clause
+  rules      the rules of this game in short
   hint       what the ismcts bot would play here: its top moves, how often it tried
              each and how often that won, from what your seat knows
   why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)
@@ -136,6 +141,9 @@ class Session:
         # whose eyes the table is printed for: the one person, else anyone (public zones only)
         self.viewer = kinds.index(HUMAN) if kinds.count(HUMAN) == 1 else -1
         self.end_words = round_words(game.c.model, lang or "en")
+        self.scorer = Scorer(game.c)
+        self.lang = lang or "en"
+        self.summary: Summary | None = None  # `rules`, made when first asked for
 
     def _seat_table(self) -> Seating:
         """The match played again from the deal into a table that keeps, for every seat, the moves
@@ -225,6 +233,12 @@ class Session:
                 out.print(moves_of(game.legal_moves(seat)))
             elif command == "view":
                 self._show(seat, moves=False)
+            elif command == "score":
+                self._score()
+            elif command == "rules":
+                if self.summary is None:
+                    self.summary = summary(self.game.c.model, self.lang)
+                out.print(rules_of(self.summary), soft_wrap=False)
             elif command == "hint":
                 self._hint(seat)
             elif command == "why":
@@ -282,12 +296,25 @@ class Session:
             out.print(kinds_of(self.game.c.model))
             return
         try:
-            out.print(card_of(describe(self.game.c, name)), soft_wrap=False)
+            info = describe(self.game.c, name)
         except UnknownCard as e:
             err.print(f"{e}\n  hint: {e.hint + ' ' if e.hint else ''}`card` alone lists the card kinds", markup=False)
+            return
+        out.print(card_of(info), soft_wrap=False)
+        out.print(rulings_of(info, self.game.c.model.file), soft_wrap=False)
+
+    def _score(self) -> None:
+        """`score`: every seat's round score so far, clause by clause, from what the viewer sees."""
+        for seat in range(self.game.n):
+            out.print(breakdown_of(self.scorer.breakdown(self.game, seat, self.viewer), self.kinds, self.viewer))
+        unseen = self.scorer.unseen(self.viewer)
+        if unseen:
+            out.print(_("counted from what you may see: {zones} of other seats count as empty").format(
+                zones=", ".join(unseen)), style="dim", markup=False)
 
     def _show(self, seat: int, moves: bool = True) -> None:
-        out.print(view_of(self.game.view(seat), self.game.c.model, self.kinds))
+        scores = self.scorer.scores(self.game, self.viewer)
+        out.print(view_of(self.game.view(seat), self.game.c.model, self.kinds, scores))
         if moves:
             out.print(moves_of(self.game.legal_moves(seat)))
 
@@ -337,6 +364,32 @@ def card_of(info: CardInfo) -> RenderableType:
             if item.provenance:
                 items.add_row("", _dim(item.provenance, 2))
         lines += [line, items]
+    return Group(*lines)
+
+
+def rulings_of(info: CardInfo, ruleset_file: str) -> RenderableType:
+    """The text of each ruling the card's clauses cite, from the document they cite."""
+    texts = [info.provenance, info.copies_provenance, *(u.provenance for u in info.uses),
+             *(item.provenance for u in info.uses for item in u.items)]
+    found = []
+    for text in texts:
+        found += [r for r in cited(text or "", ruleset_file) if r not in found]
+    if not found:
+        return Group()
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, style="dim")
+    grid.add_column()
+    for ruling in found:
+        grid.add_row(f"  #{ruling.anchor}", ruling.text)
+    return Group(Text(_("the rulings cited:"), style="bold dim"), grid)
+
+
+def rules_of(s: Summary) -> RenderableType:
+    """`rules`: the rules in short, a heading a part and a line a rule."""
+    lines: list[RenderableType] = [Text(s.title, style="bold")]
+    for head, part in s.parts:
+        lines.append(Text(head, style="bold dim"))
+        lines += [Padding(Text(line), (0, 0, 0, 2), expand=False) for line in part]
     return Group(*lines)
 
 
