@@ -55,8 +55,11 @@ def event_text(event: Event, viewer: int) -> str:
     raise TypeError(f"not an event: {event!r}")
 
 
-def round_over_text(number: int, reason: str, words: str) -> str:
-    """`round 1 over (six_piles): ...` with the end rule in words."""
+def round_over_text(number: int, reason: str, words: str, plays: int | None = None) -> str:
+    """`round 1 over (six_piles): ...` with the end rule in words, and after how many plays."""
+    head = _("round {n} over").format(n=number + 1)
+    if plays is not None:
+        head += " " + (_("after 1 play") if plays == 1 else _("after {n} plays").format(n=plays))
     if words and words != reason:
-        return _("round {n} over ({reason}): {words}").format(n=number + 1, reason=reason, words=words)
-    return _("round {n} over ({reason})").format(n=number + 1, reason=reason)
+        return _("{head} ({reason}): {words}").format(head=head, reason=reason, words=words)
+    return _("{head} ({reason})").format(head=head, reason=reason)

@@ -9,6 +9,7 @@ resumed game goes on as the game would have, and an undone move is chosen again 
 from __future__ import annotations
 
 import random
+import shlex
 import signal
 import sys
 from collections import Counter
@@ -28,9 +29,10 @@ from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, desc
 from ..interpreter.engine import EngineError, Game, RoundResult, new_game, team_totals
 from ..interpreter.errors import clip
 from ..interpreter.ismcts import search
+from ..interpreter import narration
 from ..interpreter.narration import RoundOver, narrate, round_words, snapshot
 from ..interpreter.load import resolve, split_selection
-from ..interpreter.model import Ruleset
+from ..interpreter.model import Ruleset, selection_text
 from ..interpreter.notation import HELP, MoveError, parse_move
 from ..interpreter.progress import endless_round, round_bound
 from ..interpreter.redact import as_seen
@@ -418,8 +420,8 @@ def print_round(result: RoundResult, kinds: list[str], words: dict[str, str] | N
         table.add_column(name, justify="left" if name == "seat" else "right")
     for seat, (score, total) in enumerate(zip(result.scores, result.totals)):
         table.add_row(f"{seat} {kinds[seat]}", f"{score:+d}", str(total))
-    out.print(round_over_text(result.round, result.reason, (words or {}).get(result.reason, ""))
-              + " " + _("after {plays}:").format(plays=plural(result.plays, 'play')), style="bold", markup=False)
+    out.print(round_over_text(result.round, result.reason, (words or {}).get(result.reason, ""), result.plays),
+              style="bold", markup=False)
     out.print(table)
 
 
@@ -500,10 +502,35 @@ def play(
         _not_over_a_game_in_play(log, journal)
         journal.cut(0)
         journal.append(gamelog.journal_header(head))
-    out.print(f"{loaded.model.title}{loaded.model.selection}: {compiled.players} players ({', '.join(kinds)}), seed {seed}; "
-              f"play it again with --seed {seed}" + (". Type help for help." if HUMAN in kinds else ""),
-              markup=False, soft_wrap=False)
-    _run(Session(game, kinds, _reader(), journal, lang=lang))
+    reader = _reader()
+    while True:
+        model = loaded.model
+        again = " ".join(shlex.quote(part) for part in (
+            "cardrules", "play", spec.path + selection_text(model.edition, model.variants),
+            *(("--house", house or spec.house) if house or spec.house else ()),
+            *(("--seats", ",".join(kinds)) if seats else ("-p", str(compiled.players))),
+            *(x for p in param or () for x in ("--param", p)), *(("--lang", lang) if lang else ()), "--seed", str(seed)))
+        out.print(f"{model.title}{model.selection}: {compiled.players} players ({', '.join(kinds)}), seed {seed}; "
+                  + _("play it again: {command}").format(command=again)
+                  + (". " + _("Type help for help.") if HUMAN in kinds else ""), markup=False, soft_wrap=False)
+        session = Session(game, kinds, reader, journal, lang=lang)
+        code = _run(session)
+        if code or journal is not None or not session.game.over or not _again(reader, kinds):
+            raise typer.Exit(code)
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+        game = new_game(compiled, seed)
+
+
+def _again(reader, kinds: list[str]) -> bool:
+    """After a finished match with a person at the table (and no journal, which holds one
+    match): ask whether to play another, with a new seed."""
+    if HUMAN not in kinds:
+        return False
+    try:
+        answer = reader.read(_("play again? [y/N] "), ["yes", "no"])
+    except (EOFError, Quit):
+        return False
+    return answer.strip().lower() in ("y", "yes", _("y"), _("yes"))
 
 
 def resume(
@@ -549,7 +576,7 @@ def resume(
     out.print(f"{compiled.model.title}{compiled.model.selection}: {log.players} players ({', '.join(kinds)}), "
               f"seed {log.seed}: resumed after {plural(len(log.moves), 'move')}"
               + (". Type help for help." if HUMAN in kinds else ""), markup=False, soft_wrap=False)
-    _run(Session(game, kinds, _reader(), journal, movers, list(log.moves)))
+    raise typer.Exit(_run(Session(game, kinds, _reader(), journal, movers, list(log.moves))))
 
 
 def _reader():
@@ -578,9 +605,10 @@ def _open_journal(path: Path, create: bool = True) -> outputs.Journal:
         raise fail(f"cannot write the log '{path}': {e.strerror or e}") from None
 
 
-def _run(session: Session) -> None:
-    """Play the session's match until it ends or is stopped; SIGTERM and SIGHUP stop it as `quit`
-    does. The journal, if any, is closed (and its lock let go) whatever happens."""
+def _run(session: Session) -> int:
+    """Play the session's match until it ends or is stopped, and return the exit code; SIGTERM
+    and SIGHUP stop it as `quit` does. The journal, if any, is closed (and its lock let go)
+    whatever happens."""
     stops = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
     before = {s: signal.signal(s, _stop_on) for s in stops}
     code = 0
@@ -605,7 +633,7 @@ def _run(session: Session) -> None:
             path = session.journal.path
             out.print(f"log written to {path}" if session.game.over else
                       f"the game's journal is {path}: `cardrules resume {path}` goes on with it", markup=False)
-    raise typer.Exit(code)
+    return code
 
 
 def replay(
@@ -614,7 +642,8 @@ def replay(
                                             show_default=False)],
     game: Annotated[int, typer.Option("--game", "-g", metavar="K",
                                       help="Which log of a file of many (selfplay --log), from 1.")] = 1,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every move.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every move, what it did, and the table "
+                                                                 "after it (the public zones).")] = False,
 ) -> None:
     """Play a game log again and check that it gives the result it records."""
     log = read_or_exit(log_file, game)
@@ -622,16 +651,32 @@ def replay(
         err.print(f"note: {note}", markup=False)
     compiled = compile_log_ruleset(log, log_file)
     rounds_shown = 0
+    words = round_words(compiled.model)
+    scorer = Scorer(compiled)
+    before: narration.Snapshot | None = None
+    plays: tuple[str, ...] = ()  # the plays open before the move to come: how its text reads
+
+    def start(game: Game) -> None:
+        nonlocal before, plays
+        before, plays = snapshot(game), game.open_plays()
+        out.print(view_of(game.view(-1), compiled.model, list(log.seats), scorer.scores(game, -1)))
 
     def show(number: int, seat: int, text: str, game: Game) -> None:
-        nonlocal rounds_shown
+        """A move, what it did as a watcher sees it (public zones), and the table after it."""
+        nonlocal rounds_shown, before, plays
         out.print(f"{number:>4}. seat {seat} ({log.seats[seat]}): {text}", markup=False)
+        for event in narrate(before, game, -1, parse_move(text, plays), seat, words):
+            if not isinstance(event, RoundOver):
+                out.print("      " + event_text(event, -1), markup=False)
         for result in game.state.results[rounds_shown:]:
-            print_round(result, list(log.seats))
+            print_round(result, list(log.seats), words)
         rounds_shown = len(game.state.results)
+        if not game.over:
+            out.print(view_of(game.view(-1), compiled.model, list(log.seats), scorer.scores(game, -1)))
+        before, plays = snapshot(game), game.open_plays()
 
     try:
-        game = gamelog.replay(log, compiled, on_move=show if verbose else None)
+        game = gamelog.replay(log, compiled, on_move=show if verbose else None, on_start=start if verbose else None)
     except gamelog.ReplayError as e:
         raise fail(f"{log_file}: {e}", f"{'the move' if e.move else 'the result'} is at "
                    f"{gamelog.where_move(log_file, game, e.move)}; " + ("the log was written with another ruleset or "
