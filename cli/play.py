@@ -8,6 +8,7 @@ resumed game goes on as the game would have, and an undone move is chosen again 
 """
 from __future__ import annotations
 
+import difflib
 import random
 import shlex
 import signal
@@ -26,14 +27,14 @@ from ..interpreter import gamelog, outputs
 from ..interpreter.book import Summary, summary
 from ..interpreter.bots import Table as Seating, make_bot
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
-from ..interpreter.engine import EngineError, Game, RoundResult, new_game, team_totals
+from ..interpreter.engine import PASS, EngineError, Game, RoundResult, new_game, team_totals
 from ..interpreter.errors import clip
 from ..interpreter.ismcts import search
 from ..interpreter import narration
 from ..interpreter.narration import RoundOver, narrate, round_words, snapshot
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset, selection_text
-from ..interpreter.notation import HELP, MoveError, parse_move
+from ..interpreter.notation import HELP, AmbiguousMoveError, IllegalMoveError, MoveError, matching, parse_move
 from ..interpreter.progress import endless_round, round_bound
 from ..interpreter.redact import as_seen
 from ..interpreter.rulings import cited
@@ -45,11 +46,12 @@ from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, 
 from .logs import read_or_exit, writable_or_exit
 from .i18n import _
 from .narrate import event_text, round_over_text
-from .render import breakdown_of, moves_of, plural, view_of
+from .render import breakdown_of, changes_of, moves_of, plural, view_of
 
 MAX_DIGITS = 9  # a move number, or a param: numbers up to 999,999,999
 MAX_LINE = 10_000  # characters of a line typed or piped at the prompt
-COMMANDS = ("help", "moves", "view", "score", "rules", "hint", "why ", "card ", "undo", "quit")
+COMMANDS = ("help", "moves", "view", "score", "rules", "hint", "why ", "card ", "auto-pass ", "undo", "quit")
+MANY = 6  # moves an ambiguous shortened move lists
 HINT_SECONDS = 0.9  # the search behind `hint`: about a second
 HINTS = 3  # moves shown
 HELP_TEXT = f"""\
@@ -63,7 +65,10 @@ piles read bottom to top, the top card last.
              each and how often that won, from what your seat knows
   why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)
   card NAME  what a card does, and which rules say so; `card` alone lists the kinds
-  undo       take back your last move and the bots' moves after it"""
+  undo       take back your last move and the bots' moves after it
+  auto-pass on|off        pass response windows by themselves (off at the start)
+  auto-pass on except NAME, ...   ... unless you could play one of these cards or kinds
+A move may leave out any part that is clear without it: `reverse` for `reverse reverse`."""
 
 
 def _is_number(text: str) -> bool:
@@ -146,6 +151,9 @@ class Session:
         self.scorer = Scorer(game.c)
         self.lang = lang or "en"
         self.summary: Summary | None = None  # `rules`, made when first asked for
+        self.shown: dict[int, dict] = {}  # seat -> the view shown at its last prompt
+        self.auto_pass, self.auto_pass_except = False, frozenset()  # `auto-pass on except NAME, ...`
+        self.auto_passed = False  # the move to come is auto-pass's
 
     def _seat_table(self) -> Seating:
         """The match played again from the deal into a table that keeps, for every seat, the moves
@@ -171,6 +179,7 @@ class Session:
             else:
                 action = self.table.choose(bot_for(self.kinds[seat], game.seed, seat, len(self.moves)))
             move = game.move_of(action)
+            in_window = game.state.window is not None
             before = snapshot(game)
             self.table.play(action)
             self.moves.append(str(move))
@@ -180,8 +189,12 @@ class Session:
             if game.state.round_plays > self.round_bound:
                 raise EngineError(*endless_round(game))
             shown = move if seat == self.viewer else as_seen(move, seat, self.viewer, game.c.model)
-            out.print(f"seat {seat} ({self.kinds[seat]}): {shown}", markup=False,
-                      style="dim" if self.kinds[seat] != HUMAN else "")
+            if self.auto_passed:
+                out.print(f"seat {seat} ({self.kinds[seat]}): {shown} " + _("(auto-pass)"), markup=False, style="dim")
+                self.auto_passed = False
+            elif not (in_window and not move.card and self.kinds[seat] != HUMAN):  # a bot letting a window go: nothing to tell
+                out.print(f"seat {seat} ({self.kinds[seat]}): {shown}", markup=False,
+                          style="dim" if self.kinds[seat] != HUMAN else "")
             for event in narrate(before, game, self.viewer, move, seat, self.end_words):
                 if not isinstance(event, RoundOver):  # the round's report tells it
                     out.print("    " + event_text(event, self.viewer), markup=False)
@@ -204,6 +217,7 @@ class Session:
         if self.journal is not None:
             self.journal.append(gamelog.undo_line(count))
         self.rounds_shown = len(game.state.results)
+        self.shown.clear()  # the table is shown whole again
         out.print(f"took back {plural(count, 'move')}: {', '.join(taken)}", markup=False)
 
     def _ask(self, seat: int) -> tuple:
@@ -212,9 +226,12 @@ class Session:
         if self.journal is not None:
             self.journal.sync()
         game = self.game
+        auto = self._auto_pass(seat)
+        if auto is not None:
+            return auto
         if self.hot_seat:
             out.rule(f"seat {seat}: your turn", style="bold")
-        self._show(seat)
+        self._show_changes(seat)
         prompt = f"seat {seat}> "
         while True:
             words = [str(m) for m in game.legal_moves(seat)] + list(COMMANDS)
@@ -224,7 +241,7 @@ class Session:
                 raise Quit("end of input") from None
             if not line:
                 continue
-            command, _, rest = line.partition(" ")
+            command, _sep, rest = line.partition(" ")
             if command in ("quit", "exit"):
                 raise Quit("quit")
             if command == "undo":
@@ -247,6 +264,11 @@ class Session:
                 self._why(rest.strip(), seat)
             elif command == "card":
                 self._card(rest.strip())
+            elif command == "auto-pass":
+                self._set_auto_pass(rest)
+                auto = self._auto_pass(seat)
+                if auto is not None:
+                    return auto
             else:
                 try:
                     return self._action(line, seat)
@@ -254,7 +276,8 @@ class Session:
                     err.print(e.render(), markup=False, soft_wrap=False)
 
     def _action(self, line: str, seat: int) -> tuple:
-        """The action a typed number or move names; a `MoveError` says why there is none."""
+        """The action a typed number or move names, whole or with its unambiguous parts left out;
+        a `MoveError` says why there is none, with a suggestion for a misspelt word."""
         moves = self.game.legal_moves(seat)
         if _is_number(line):
             number = int(line) if len(line) <= MAX_DIGITS else 0
@@ -262,7 +285,45 @@ class Session:
                 raise MoveError(f"there is no move {clip(line, 20)}: the moves are numbered 1 to {len(moves)}",
                                 clip(line, 20), 1, "type 'moves' to list them")
             line = str(moves[number - 1])
-        return self.game.action_of(parse_move(line, self.game.open_plays()))
+        try:
+            return self.game.action_of(parse_move(line, self.game.open_plays()))
+        except MoveError as e:
+            found = matching(line, moves, self.game.c.face_index)
+            if len(found) == 1:
+                return self.game.action_of(found[0])
+            if found:
+                shown = ", ".join(map(str, found[:MANY])) + (", …" if len(found) > MANY else "")
+                raise AmbiguousMoveError(_("'{line}' could be any of {n} moves: {moves}").format(
+                    line=clip(line, 40), n=len(found), moves=shown), clip(line, 40), 1,
+                    _("say more of the move, or type its number (`moves` lists them)")) from None
+            if isinstance(e, AmbiguousMoveError) and len(line.split()) == 1 and line.lower() in self.game.c.face_index:
+                raise IllegalMoveError(_("no move with {card} is legal now").format(card=clip(line, 40)), clip(line, 40),
+                                       1, _("`moves` lists the legal moves; `why PLAY {card}` says which rule forbids "
+                                            "one").format(card=clip(line, 40))) from None
+            close = self._close_words(line)
+            if isinstance(e, AmbiguousMoveError) and len(line.split()) == 1:  # a lone word that names nothing
+                raise MoveError(_("'{word}' is not a card, a play or a command here").format(word=clip(line, 40)),
+                                clip(line, 40), 1, (_("did you mean {words}?").format(words=close) + " " if close else "")
+                                + _("`help` lists the commands, `moves` the moves")) from None
+            if close:
+                raise MoveError(e.message, e.text, e.column, _("did you mean {words}?").format(words=close)
+                                + (f" {e.hint}" if e.hint else "")) from None
+            raise
+
+    def _close_words(self, line: str) -> str:
+        """For each word of `line` that names nothing here, the card, play or command it is
+        closest to (difflib), if one is close."""
+        c = self.game.c
+        known = {*c.face_index, *(p.name for p in c.model.plays), "pass", *(w.strip() for w in COMMANDS)}
+        names = [*c.faces, *(p.name for p in c.model.plays), *(w.strip() for w in COMMANDS)]
+        close = []
+        for word in line.split():
+            if word.lower() in known or word.startswith(("@", "/")) or _is_number(word):
+                continue
+            for part in word.split("+"):
+                if part.lower() not in known:
+                    close += difflib.get_close_matches(part, names, n=1, cutoff=0.7)
+        return ", ".join(dict.fromkeys(close))
 
     def _why(self, text: str, seat: int) -> None:
         if not text:
@@ -316,9 +377,68 @@ class Session:
 
     def _show(self, seat: int, moves: bool = True) -> None:
         scores = self.scorer.scores(self.game, self.viewer)
-        out.print(view_of(self.game.view(seat), self.game.c.model, self.kinds, scores))
+        view = self.game.view(seat)
+        out.print(view_of(view, self.game.c.model, self.kinds, scores))
+        self.shown[seat] = view
         if moves:
             out.print(moves_of(self.game.legal_moves(seat)))
+
+    def _show_changes(self, seat: int) -> None:
+        """At a prompt: the whole table the first time in a round, else what changed since this
+        seat's last prompt (the moves between were narrated as they were made)."""
+        last, view = self.shown.get(seat), self.game.view(seat)
+        if last is None or last["round"] != view["round"]:
+            self._show(seat)
+            return
+        out.print(changes_of(last, view, self.game.c.model, self.kinds, self.scorer.scores(self.game, self.viewer)))
+        self.shown[seat] = view
+        out.print(moves_of(self.game.legal_moves(seat)))
+
+    def _auto_pass(self, seat: int) -> tuple | None:
+        """The pass, when auto-pass is on, a response window asks this seat, and no card it
+        could play is one of the setting's exceptions."""
+        game = self.game
+        if not self.auto_pass or game.state.window is None or PASS not in game.actions():
+            return None
+        wanted = self.auto_pass_except
+        for move in game.legal_moves(seat):
+            for face in move.card.split("+") if move.card else ():
+                card = game.c.model.deck[game.c.face_index[face.lower()]]
+                if face.lower() in wanted or card.kind.lower() in wanted:
+                    return None
+        self.auto_passed = True
+        return PASS
+
+    def _set_auto_pass(self, text: str) -> None:
+        """`auto-pass on|off`, `auto-pass on except NAME, ...` (a card's face or kind)."""
+        words = text.replace(",", " ").split()
+        if not words:
+            state = _("on") if self.auto_pass else _("off")
+            if self.auto_pass and self.auto_pass_except:
+                state += " " + _("except") + " " + ", ".join(sorted(self.auto_pass_except))
+            out.print(_("auto-pass is {state}").format(state=state), markup=False)
+            return
+        if words[0] not in ("on", "off") or (len(words) > 1 and (words[0] == "off" or words[1] != "except")) \
+                or (len(words) == 2):
+            err.print(_("auto-pass takes: on, off, or on except NAME, ... (a card or a kind of card)"), markup=False)
+            return
+        model = self.game.c.model
+        known = {*self.game.c.face_index, *(k.name.lower() for k in model.kinds)}
+        names = [w.lower() for w in words[2:]]
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], sorted(known), n=1, cutoff=0.6)
+            err.print(_("no card or kind of card is called '{name}'").format(name=clip(unknown[0], 40))
+                      + (" " + _("(did you mean {words}?)").format(words=close[0]) if close else ""), markup=False)
+            return
+        self.auto_pass, self.auto_pass_except = words[0] == "on", frozenset(names)
+        if not self.auto_pass:
+            out.print(_("auto-pass is off: every response window you can play in asks you"), markup=False)
+        elif names:
+            out.print(_("auto-pass is on: a response window passes by itself unless you could play {names}").format(
+                names=", ".join(names)), markup=False)
+        else:
+            out.print(_("auto-pass is on: response windows pass by themselves"), markup=False)
 
     def _report_rounds(self) -> None:
         """Print the rounds that ended since the last report, and announce the next one."""

@@ -21,12 +21,7 @@ def view_of(view: dict, model: Ruleset, kinds: list[str], scores: list[int] | No
     """The table as `view["seat"]` sees it; `kinds` names what plays each seat (human, random);
     `scores`, each seat's round score as it stands, go beside the totals."""
     me, to_move = view["seat"], view["to_move"]
-    title = Text(f"{model.title} · round {view['round'] + 1}", style="bold")
-    if to_move is not None and view.get("window"):
-        title.append(f" · seat {view['active']}'s turn · seat {to_move} may respond or pass"
-                     + (" (you)" if to_move == me else ""))
-    elif to_move is not None:
-        title.append(f" · seat {to_move} to move" + (" (you)" if to_move == me else ""))
+    title = title_of(view, model)
     seats = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold dim")
     seats.add_column("seat", no_wrap=True)
     seats.add_column("total", justify="right", no_wrap=True)
@@ -66,6 +61,44 @@ def teams_of(view: dict, model: Ruleset) -> list[Text]:
             line.append(_(" (your team, partner {partners})").format(partners=partners) if partners else _(" (you)"))
         line.append(_(" total {total}").format(total=sum(totals[s] for s in team)), style="dim")
     return [line]
+
+
+def title_of(view: dict, model: Ruleset) -> Text:
+    """The game, the round, and whose decision it is."""
+    me, to_move = view["seat"], view["to_move"]
+    title = Text(f"{model.title} · round {view['round'] + 1}", style="bold")
+    if to_move is not None and view.get("window"):
+        title.append(f" · seat {view['active']}'s turn · seat {to_move} may respond or pass"
+                     + (" (you)" if to_move == me else ""))
+    elif to_move is not None:
+        title.append(f" · seat {to_move} to move" + (" (you)" if to_move == me else ""))
+    return title
+
+
+def changes_of(old: dict, new: dict, model: Ruleset, kinds: list[str], scores: list[int]) -> RenderableType:
+    """What changed on the table between two views of one seat: the title with the round scores
+    so far, then only the zones whose content changed, as they are now."""
+    me = new["seat"]
+    title = title_of(new, model)
+    title.append(" · " + _("now") + ": " + ", ".join(
+        f"{_('you') if seat == me else f'{seat} {kinds[seat]}'} {score}" for seat, score in enumerate(scores)),
+                 style="")
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold dim", no_wrap=True)
+    grid.add_column(overflow="fold")
+    for zone in model.zones:
+        if zone.per_seat:
+            for seat, (was, now) in enumerate(zip(old["zones"][zone.name], new["zones"][zone.name])):
+                if was != now:
+                    whose = _("your {zone}") if seat == me else _("seat {seat}'s {zone}")
+                    grid.add_row(whose.format(zone=zone.name, seat=seat), _zone(now))
+        elif old["zones"][zone.name] != new["zones"][zone.name]:
+            grid.add_row(zone.name, _zone(new["zones"][zone.name], last=SHOWN_OF_SHARED))
+    if old["totals"] != new["totals"]:
+        grid.add_row(_("totals"), " ".join(map(str, new["totals"])))
+    if not grid.rows:
+        grid.add_row(_("nothing changed"), Text(_("since your last prompt (`view` shows the table)"), style="dim"))
+    return Group(title, grid)
 
 
 def score_cells(scores: list[int] | None, seat: int) -> tuple[Text, ...]:
