@@ -20,7 +20,7 @@ def _players(model: Ruleset) -> str:
 
 def list_rulesets() -> None:
     """List the shipped rulesets and the examples of the documentation: each can be given to
-    play, check, book... by its name alone (`cardrules play klats`)."""
+    play, check, book... by its name alone (`cardrules play NAME`)."""
     table = Table(box=None, padding=(0, 2), pad_edge=False, header_style="bold dim")
     for head in (_("name"), _("game"), _("players"), _("editions"), _("variants"), _("from")):
         table.add_column(head, overflow="fold")

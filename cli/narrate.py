@@ -56,7 +56,7 @@ def event_text(event: Event, viewer: int) -> str:
 
 
 def round_over_text(number: int, reason: str, words: str, plays: int | None = None) -> str:
-    """`round 1 over (six_piles): ...` with the end rule in words, and after how many plays."""
+    """`round 1 over after 9 plays (END): ...` with the end rule in words."""
     head = _("round {n} over").format(n=number + 1)
     if plays is not None:
         head += " " + (_("after 1 play") if plays == 1 else _("after {n} plays").format(n=plays))

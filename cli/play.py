@@ -68,7 +68,7 @@ piles read bottom to top, the top card last.
   undo       take back your last move and the bots' moves after it
   auto-pass on|off        pass response windows by themselves (off at the start)
   auto-pass on except NAME, ...   ... unless you could play one of these cards or kinds
-A move may leave out any part that is clear without it: `reverse` for `reverse reverse`."""
+A move may leave out any part that is clear without it: `CARD` for `PLAY CARD @SEAT` when it is the only one."""
 
 
 def _is_number(text: str) -> bool:

@@ -105,7 +105,7 @@ def _target(move: Move) -> str:
 def matching(text: str, moves: list[Move], face_index: dict[str, int]) -> list[Move]:
     """The legal moves that a shortened move may mean: each typed word is, in order, the play's
     name, the card (in any language the faces are named in) or the target of the move, and any
-    of these may be left out: `reverse` is `reverse reverse` when that is the only move with it."""
+    of these may be left out: `jump` is `jump jump` when that is the only move with it."""
     words = text.split()
     if not words:
         return []

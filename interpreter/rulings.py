@@ -1,6 +1,6 @@
 """The rulings a ruleset cites, read from the document it cites them in.
 
-A clause may cite a ruling as `PATH.md#ANCHOR: the gist` (`docs/rulings.md#klats: ...`). The
+A clause may cite a ruling as `PATH.md#ANCHOR: the gist` (`docs/rulings.md#some-game: ...`). The
 document marks each section and each ruling with an HTML anchor, `<a id="ANCHOR"></a>`, at the
 start of a heading or of a list item. An anchor of a ruling gives that ruling; an anchor of a
 section gives the ruling of that section whose words the citation's gist shares most (the gist
