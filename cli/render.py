@@ -162,7 +162,7 @@ def breakdown_of(b, kinds: list[str], viewer: int) -> RenderableType:
     """`score`: a seat's round score so far, how its clauses combine, then each clause with
     what it is made of (a `scoring.Breakdown`)."""
     who = _("you") if b.seat == viewer else kinds[b.seat]
-    head = Text(f"seat {b.seat} ({who}): ", style="bold")
+    head = Text(_("seat {seat} ({who}): ").format(seat=b.seat, who=who), style="bold")
     head.append(f"{b.formula} = {b.total}" if b.formula != str(b.total) else str(b.total))
     lines = [head]
     for clause in b.clauses:
