@@ -19,8 +19,10 @@ def _players(model: Ruleset) -> str:
 
 
 def list_rulesets() -> None:
-    """List the shipped rulesets and the examples of the documentation: each can be given to
-    play, check, book... by its name alone (`cardrules play NAME`)."""
+    """List the shipped rulesets and the examples, each nameable by its name alone.
+
+    Each can be given to play, check, book and the other commands by its name alone
+    (`cardrules play NAME`), with its editions and variants (`NAME@EDITION+VARIANT`)."""
     table = Table(box=None, padding=(0, 2), pad_edge=False, header_style="bold dim")
     for head in (_("name"), _("game"), _("players"), _("editions"), _("variants"), _("from")):
         table.add_column(head, overflow="fold")
