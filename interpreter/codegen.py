@@ -681,22 +681,23 @@ class _Generator:
         """A drop-in for `compile._merge`'s closure: every other pile of the collection that
         meets the condition goes under the receiving pile, which keeps its place."""
         self.function(name, "env")
-        self.merge_body(e)
+        self.merge_body(e, {})
         self.end()
 
-    def merge_body(self, e: m.Merge) -> None:
-        """The body of `merge`, which the match loop writes out too. Most plays merge nothing:
-        the piles are only looked at until one is found to merge."""
+    def merge_body(self, e: m.Merge, scope: dict[str, str]) -> None:
+        """The body of `merge`, which the match loop writes out too, the play's context in its
+        locals (`scope`). Most plays merge nothing: the piles are only looked at until one is
+        found to merge."""
         w = self.w
         context = {"self", "card", "target", "owner", "pile"}
-        self.hoist([e.where], context, {})
-        w.line(f"receiving = env[{FIXED_SLOTS['pile']}]")
-        w.line(f"piles = {self.ex(e.collection, {})}")
+        self.hoist([e.where], context, scope)
+        w.line(f"receiving = {scope.get('pile', f'env[{PILE}]')}")
+        w.line(f"piles = {self.ex(e.collection, scope)}")
         w.line("merged = None")
         v = self.fresh()
         w.line(f"for {v} in piles:")
         w.line(f"    if {v} is not receiving:")
-        w.line(f"        if {'True' if e.where is None else self.ex(e.where, {e.var: v})}:")
+        w.line(f"        if {'True' if e.where is None else self.ex(e.where, {**scope, e.var: v})}:")
         w.line("            if merged is None:")
         w.line(f"                merged = [{v}]")
         w.line("            else:")
@@ -827,23 +828,30 @@ class _Generator:
 
         def wrote(zone: int, seat: str, cards: str, arrived: bool) -> None:
             """`FastGame._wrote`, written out when no window share reads the zone; and the
-            kept pile indices of the zone forgotten."""
+            kept pile indices of the zone forgotten. A line already written since the last
+            `wrote` of another block is not written again."""
             if zone in shared:
                 w.line(f"g._wrote({zone}, {seat}, {cards}, {arrived})")
-            else:
-                for k in readers[zone]:
-                    w.line(f"dirty[{k}] = True")
+            lines = [] if zone in shared else [f"dirty[{k}] = True" for k in readers[zone]]
             for p, size in self.kept_index.items():
                 if c.plays[p].dest_zone == zone:
-                    w.line(f"ix{p} = [None] * {size}" if seat in ("-1", "-2") else f"ix{p}[{seat}] = None")
+                    lines.append(f"ix{p} = [None] * {size}" if seat in ("-1", "-2") else f"ix{p}[{seat}] = None")
+            depth = w.depth
+            for line in lines:
+                if (depth, line) not in self.written:
+                    w.line(line)
+                    self.written.add((depth, line))
+
+        self.written: set = set()
 
         self.names, self.wrote, self.shared = names, wrote, shared
+        self.keep_answers = not any(r.counters for r in window_reads or ())
         simple = [p for p in c.plays if p.mate is None and p.choose is None]
         play_steps = [k for k, step in enumerate(steps) if step.kind == "play" and
                       any(p in simple for p in step.plays)]
         w.line("def playout(g, choose, bound):")
         w.indent()
-        w.line("st, env, dirty = g.state, g.env, g._dirty")
+        w.line("st, env, dirty, answers = g.state, g.env, g._dirty, g._answers")
         w.line("actions = g._actions")
         self.forget_kept()
         w.line("while not st.over:")
@@ -893,6 +901,7 @@ class _Generator:
     def apply_inline(self, p: CPlay) -> None:
         """`FastGame.play`'s move of a one-card play, written out for play `p`."""
         w, wrote = self.w, self.wrote
+        self.written = set()
         w.line(f"hand = zones[{p.card_zone}][seat]")
         w.line("for k, card in enumerate(hand):")
         w.line("    if FACE_OF[card] == face:")
@@ -917,7 +926,9 @@ class _Generator:
         if p.effects:
             for k, effect in enumerate(p.model.effects):
                 if isinstance(effect, m.Merge):
-                    self.merge_body(effect)
+                    local = {"self": "seat", "card": "card", "target": "zone", "owner": "target_seat"}
+                    self.merge_body(effect, local if p.new_pile is None and p.onto_pile is None
+                                    else {**local, "pile": "pile"})
                 else:
                     w.line(f"E{p.index}[{k}](env)")
             if all(isinstance(e, m.Merge) and _names_target(e.collection) for e in p.model.effects):
@@ -931,7 +942,7 @@ class _Generator:
                 for z in writes:
                     wrote(z, "-2", "None", False)
 
-    def handover(self, spent: int) -> None:
+    def handover(self, spent: int | str) -> None:
         """Hand the rest of the advance to `FastGame._advance`, and go on to the next decision."""
         self.w.line(f"g._advance({spent})")
         self.w.line("actions = g._actions")
@@ -953,21 +964,16 @@ class _Generator:
             w.line(f"st.step = {k + 1}")
         self.round_end_tests(self.names)
         w.line("if reason is not None:")
-        w.line("    g._end_round(reason)")
-        if c.window is None:  # no window: nothing is ever silent
-            w.indent()
-            self.handover(0)
-            w.dedent()
-        else:
-            w.line("else:")
-            w.line("    g._open_window()")
+        w.indent()
+        w.line("g._end_round(reason)")
+        self.handover(0)
+        w.dedent()
+        if c.window is not None:
+            w.line("closed = 0  # windows opened and closed with no answer: steps of the engine's budget")
+            self.window_inline("closed")
             w.line("if st.silent and st.window is None:")
             w.line("    st.silent.clear()")
-            w.line("if reason is not None or st.window is not None:")
-            w.indent()
-            self.handover(0)
-            w.dedent()
-        w.line("active = st.active")
+        w.line("active = seat")
         order = list(range(k + 1, len(steps))) + [None] + list(range(0, k + 1))
         if steps[k].repeat:
             order = [k]
@@ -984,25 +990,24 @@ class _Generator:
                 w.line("    g._end_round(reason)")
                 w.line("if reason is not None or st.final_turns >= 0:")
                 w.indent()
-                self.handover(0 if True else spent)  # a round's end starts the budget again; the final round's steps are the engine's
+                self.handover(0)  # a round's end starts the budget again; the final round's steps are the engine's
                 w.dedent()
                 w.line("active = st.active")
                 continue
-            step, source = steps[j], self.model.turn[j]
-            w.line("zones = st.zones")
+            step, source = steps[j], self.model.turn[j]  # `zones` is the round's: a new round hands over
             if step.kind == "play":
                 if source.when is not None:
                     w.line(f"env[{SELF}] = active")
                     w.line(f"if not {self.ex(source.when, {})}:")
                     w.indent()
-                    self.handover(spent)
+                    self.handover(self.spent(spent))
                     w.dedent()
                 w.line("seat = active")
                 self.generator_body(step)
                 w.line("actions = out")
                 w.line("if not actions:")
                 w.indent()
-                self.handover(spent)
+                self.handover(self.spent(spent))
                 w.dedent()
                 if step.optional:
                     w.line("actions.append(PASS)")
@@ -1020,8 +1025,10 @@ class _Generator:
     def draw_inline(self, step: CStep, source, j: int, spent: int) -> None:
         """`FastGame._advance`'s draw step `j`, its end-round test and its window."""
         c, w, wrote = self.c, self.w, self.wrote
+        self.written = set()
         w.line(f"source = zones[{step.source}]")
-        w.line(f"env[{SELF}] = active")
+        if m.names_read(source.count):
+            w.line(f"env[{SELF}] = active")
         if source.count == m.Const(1, "int"):  # the common draw of one card
             w.line("if source:")
             w.indent()
@@ -1047,11 +1054,42 @@ class _Generator:
         self.handover(0)
         w.dedent()
         if c.window is not None:
-            w.line("g._open_window()")
-            w.line("if st.window is not None:")
-            w.indent()
-            self.handover(spent + 1)
+            self.window_inline(self.spent(spent + 1))
+
+    def spent(self, steps: int) -> str:
+        """The steps of the engine's budget spent so far: `steps` written out, and the windows
+        that closed unanswered."""
+        return f"{steps} + closed" if self.c.window is not None else str(steps)
+
+    def window_inline(self, spent: str) -> None:
+        """After a completed step, `Game._open_window`; a window that opens is closed at once
+        when no seat may answer (`FastGame._advance` does the same, with the same kept
+        answers), else the engine takes over to ask the seats."""
+        w = self.w
+        w.line("g._open_window()")
+        w.line("if st.window is not None:")
+        w.indent()
+        if not self.keep_answers:
+            self.handover(spent)
             w.dedent()
+            return
+        w.line("answered = False")
+        w.line("for s in SEATS:")
+        w.line("    if s not in st.silent:")
+        w.line("        answer = answers[s]")
+        w.line("        if answer is None:")
+        w.line("            answer = g._window_actions(s)")
+        w.line("        if answer:")
+        w.line("            answered = True")
+        w.line("            break")
+        w.line("if answered:")
+        w.indent()
+        self.handover(spent)
+        w.dedent()
+        w.line("st.window = None")
+        w.line("st.silent.clear()")
+        w.line("closed += 1")
+        w.dedent()
 
 
 def _conjuncts(where) -> list:

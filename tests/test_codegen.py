@@ -130,7 +130,7 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          "over", "step", "plays", "round_plays", "idle_turns", "passed", "next_turns", "direction", "window",
          "final_turns", "silent", "clear", "drawn", "taken", "_actions", "_dirty", "_advance", "_end_round",
          "_take_face", "_turn_over", "_open_window", "_forget", "_wrote", "PASS", "EngineError", "endless_round",
-         "TEAM", "PARTNER", "_team_total"}
+         "answers", "_answers", "answer", "answered", "closed", "_window_actions", "TEAM", "PARTNER", "_team_total"}
 
 
 def names_in(source: str) -> set[str]:
