@@ -197,9 +197,9 @@ def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...]
     size = max(1, min(CHUNK, games // (max(workers, 1) * AHEAD) or 1))
     pairs = itertools.islice(seeds(seed), games)
     max_actions = invariants.max_actions if invariants is not None else None
-    chunks = (Chunk(first, tuple(itertools.islice(pairs, size)), seats, record, invariants is not None, max_actions,
+    chunks = (Chunk(first, tuple(itertools.islice(pairs, count)), seats, record, invariants is not None, max_actions,
                     play, engine)
-              for first in range(0, games, size))
+              for first, count in _chunking(games, size, max(workers, 1)))
     if ray is not None:
         from . import distributed  # Ray is an optional extra: imported only when asked for
 
@@ -209,6 +209,17 @@ def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...]
             yield from play_chunk(compiled, chunk, keep_games=True)
     else:
         yield from _pool(Table.of(compiled), chunks, min(workers, -(-games // size)))
+
+
+def _chunking(games: int, size: int, workers: int) -> Iterator[tuple[int, int]]:
+    """(first match, matches) of each chunk: `size` while much is left, then smaller and smaller
+    (a quarter of what is left per worker), so that the workers finish together rather than one
+    playing a whole last chunk alone."""
+    first = 0
+    while first < games:
+        count = max(1, min(size, (games - first) // (4 * workers)))
+        yield first, count
+        first += count
 
 
 def _pool(table: Table, chunks: Iterable[Chunk], workers: int) -> Iterator[Match]:
