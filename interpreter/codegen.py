@@ -985,14 +985,16 @@ class _Generator:
                     w.line(f"st.active = active = st.next_turns.pop(0) if st.next_turns else "
                            f"(active + st.direction) % {c.players}")
                     continue
-                w.line("reason = g._turn_over()")
-                w.line("if reason is not None:")
-                w.line("    g._end_round(reason)")
-                w.line("if reason is not None or st.final_turns >= 0:")
+                # `Game._turn_over` before the final round: the final round begins, or the next turn
+                w.line("st.step = 0")
+                w.line(f"st.passed = env[{PASSED}] = False")
+                w.line("if final_when(env):")
                 w.indent()
-                self.handover(0)  # a round's end starts the budget again; the final round's steps are the engine's
+                w.line("g._turn_over()  # it begins the final round, whose steps are the engine's")
+                self.handover(self.spent(spent + 1))
                 w.dedent()
-                w.line("active = st.active")
+                w.line(f"st.active = active = st.next_turns.pop(0) if st.next_turns else "
+                       f"(active + st.direction) % {c.players}")
                 continue
             step, source = steps[j], self.model.turn[j]  # `zones` is the round's: a new round hands over
             if step.kind == "play":
