@@ -14,6 +14,7 @@ import random
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeAlias
 
 from . import model as m
 from .bots import RandomBot
@@ -58,8 +59,8 @@ class Note:
     number: int
 
 
-Inline = str | Code | Strong | Link | Note
-Line = tuple  # of Inline
+Inline: TypeAlias = str | Code | Strong | Link | Note
+Line: TypeAlias = tuple[Inline, ...]
 
 
 @dataclass(frozen=True)
@@ -86,8 +87,11 @@ class Table:
 class Section:
     anchor: str
     title: Line
-    blocks: tuple
+    blocks: tuple[Block, ...]
     level: int = 2  # 2: a major section (a new page in print), 3: a subsection
+
+
+Block: TypeAlias = Paragraph | Items | Table | Section
 
 
 @dataclass(frozen=True)
