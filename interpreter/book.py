@@ -176,7 +176,7 @@ def summary(model: m.Ruleset, lang: str = "en") -> Summary:
     score += [(Code(f"{d.name}({', '.join(d.params)}) = {unparse(d.body)}"),) for d in model.defines]
     parts = [(w["aim"], aim), (w["turn"], turn)]
     if window is not None:
-        parts.append((w["window"], [blk.line for blk in window.blocks]))
+        parts.append((w["window"], [blk.line for blk in window.blocks if isinstance(blk, Paragraph)]))  # all are
     parts += [(w["cards_section"], cards), (w["end"], end), (w["scoring"], score)]
     title = dict(model.names).get(b.lang, model.title)
     return Summary(title, tuple((head, tuple(plain(x) for x in lines)) for head, lines in parts))

@@ -189,7 +189,8 @@ def play_measured(compiled: Compiled, index: int, game_seed: int, bot_seed: int,
                   tuple(st.totals), winners, tuple(r.reason for r in st.results), tuple(map(tuple, cards)), lead)
 
 
-def _by_team(compiled: Compiled, history: list[tuple[float, ...]], winners: tuple[int, ...]):
+def _by_team(compiled: Compiled, history: list[tuple[float, ...]],
+             winners: tuple[int, ...]) -> tuple[list[tuple[float, ...]], int]:
     """The history and the winner as the lead is read: by seat, or with `teams` by team (each
     team's value the sum of its seats'), so that partners are never each other's rivals."""
     if compiled.model.teams is None or not winners:
