@@ -163,9 +163,10 @@ def _condition(c: m.Condition | None) -> dict | None:
 def _play(p: m.Play) -> dict:
     return {
         "name": p.name,
-        "card": {"zone": p.card_zone, "where": expression(p.card_filter), "provenance": _provenance(p.card_provenance)},
-        "to": {"zone": p.dest_zone, "seats": p.dest_seats or None, "seat": expression(p.dest_seat),
-               "provenance": _provenance(p.dest_provenance)},
+        "card": None if p.value else {"zone": p.card_zone, "where": expression(p.card_filter),
+                                      "provenance": _provenance(p.card_provenance)},
+        "to": None if p.value else {"zone": p.dest_zone, "seats": p.dest_seats or None,
+                                    "seat": expression(p.dest_seat), "provenance": _provenance(p.dest_provenance)},
         "new_pile": _condition(p.new_pile),
         "onto_pile": _condition(p.onto_pile),
         "with": None if p.mate is None else {
@@ -209,7 +210,8 @@ def _effect(e) -> dict:
     if isinstance(e, m.EndTurn):
         return {"effect": "end_turn", "provenance": _provenance(e.provenance)}
     if isinstance(e, m.Guarded):
-        return {**_effect(e.effect), "when": expression(e.when), "provenance": _provenance(e.provenance)}
+        return {"effect": "guarded", "when": expression(e.when), "then": _effect(e.effect),
+                "provenance": _provenance(e.provenance)}
     raise TypeError(f"not an effect: {e!r}")
 
 
