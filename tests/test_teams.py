@@ -216,3 +216,66 @@ def test_team_total_in_a_round_reads_the_rounds_scored_so_far(engine):
     game.apply("lay chip-6 @0")
     # seat 0: 2 cards + its team's 1 + 0; seat 1: none + 2 + 0; seat 3: 1 card + 2
     assert game.state.results[0].scores == (3, 2, 1, 3) and game.state.totals == [4, 4, 1, 3]
+
+
+def test_the_table_shows_each_seat_its_partner_and_the_team_totals():
+    from rich.console import Console
+
+    from cardrules.cli.render import view_of
+
+    m = model(PAIRS)
+    game = new_game(compile_ruleset(m, 4), 1)
+    game.set_position({"hand": {0: ["chip-1"]}}, totals=[5, 4, 2, 3], rest="stock")
+
+    def shown(seat: int) -> str:
+        console = Console(width=100, record=True, file=None)
+        with console.capture() as captured:
+            console.print(view_of(game.view(seat), m, ["random"] * 4))
+        return captured.get().splitlines()[1]
+
+    assert shown(2) == "teams: 0+2 (your team, partner 0) total 7 · 1+3 total 7"
+    assert shown(1) == "teams: 0+2 total 7 · 1+3 (your team, partner 3) total 7"
+    solo = model(PAIRS.replace("teams 0+2, 1+3", "").replace("partner(self)", "seat(index(self) + 2)").replace(
+        "max(s in seats: team_total(s)) >= 8 or ", ""))
+    console = Console(width=100, record=True)
+    with console.capture() as captured:
+        console.print(view_of(new_game(compile_ruleset(solo, 4), 1).view(0), solo, ["random"] * 4))
+    assert "teams" not in captured.get() and "partner" not in captured.get()
+
+
+def test_selfplay_counts_the_teams_wins(tmp_path):
+    import json
+
+    from .conftest import cli, write
+
+    path = write(tmp_path, "pairs.rules", PAIRS)
+    result = cli("selfplay", path, "-p", "4", "-g", "40", "-s", "3", "--json")
+    assert result.code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["teams"] == [[0, 2], [1, 3]]
+    wins = data["wins_by_seat"]
+    # a team wins when its seats do: partners win together, so their counts are the team's
+    assert wins[0] == wins[2] == data["wins_by_team"][0] and wins[1] == wins[3] == data["wins_by_team"][1]
+    assert sum(data["wins_by_team"]) >= 40
+    text = cli("selfplay", path, "-p", "4", "-g", "10", "-s", "3").stdout
+    assert "wins by team" in text and "0+2" in text
+    assert "wins_by_team" not in cli("selfplay", "klats", "-p", "2", "-g", "2", "--json").stdout
+
+
+def test_compare_reports_each_teams_win_rate(tmp_path):
+    import json
+
+    import jsonschema
+
+    from .conftest import REPO, cli, write
+
+    path = write(tmp_path, "pairs.rules", PAIRS)
+    result = cli("compare", path, "-p", "4", "-g", "40", "--json")
+    assert result.code == 0, result.stderr
+    data = json.loads(result.stdout)
+    jsonschema.validate(data, json.loads((REPO / "schemas" / "compare.schema.json").read_text(encoding="utf-8")))
+    spec = data["specs"][0]
+    rates = {tuple(r["team"]): r["value"] for r in spec["team_win_rates"]}
+    seats = [r["value"] for r in spec["seat_win_rates"]]
+    assert set(rates) == {(0, 2), (1, 3)}
+    assert rates[(0, 2)] == pytest.approx(seats[0] + seats[2]) and sum(rates.values()) == pytest.approx(1)
