@@ -162,7 +162,9 @@ def _row(table: Table, *cells) -> None:
 
 
 def _counts(counts: list[int]) -> str:
-    """Player counts as a range when they run without a gap: 2..6, else 4, 6, 8."""
+    """Player counts as a range when they run without a gap: 2..6, else 4, 6, 8; one count alone."""
+    if len(counts) == 1:
+        return str(counts[0])
     return f"{counts[0]}..{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) else ", ".join(map(str, counts))
 
 
@@ -175,6 +177,8 @@ def _print_summary(r: dict) -> None:
     if r.get("selection"):
         _row(header, "edition and variants", r["selection"])
     _row(header, "players", _counts(r["players"]["counts"]))
+    if r.get("teams"):
+        _row(header, "teams", r["teams"])
     _row(header, "deck", f"{r['deck']} cards")
     _row(header, "plays", ", ".join(r["plays"]))
     _row(header, "round ends", ", ".join(r["round_ends"]))

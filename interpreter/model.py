@@ -505,6 +505,12 @@ class Teams:
     listed: tuple[tuple[int, ...], ...]  # the seats of each team, for "listed"
     provenance: Provenance
 
+    @property
+    def text(self) -> str:
+        """The clause as a file writes it: `teams opposite`, `teams 0+2, 1+3`."""
+        return "teams opposite" if self.kind == "opposite" else "teams " + ", ".join(
+            "+".join(map(str, team)) for team in self.listed)
+
     def at(self, players: int) -> tuple[tuple[int, ...], ...]:
         """The teams at this player count, each its seats in order, the team of seat 0 first."""
         if self.kind == "opposite":

@@ -279,3 +279,34 @@ def test_compare_reports_each_teams_win_rate(tmp_path):
     seats = [r["value"] for r in spec["seat_win_rates"]]
     assert set(rates) == {(0, 2), (1, 3)}
     assert rates[(0, 2)] == pytest.approx(seats[0] + seats[2]) and sum(rates.values()) == pytest.approx(1)
+
+
+def test_the_teams_export_as_written_and_valid():
+    import json
+
+    import jsonschema
+
+    from cardrules.interpreter.export import export
+    from cardrules.interpreter.load import load
+
+    from .conftest import REPO, RULESETS
+
+    schema = json.loads((REPO / "schemas" / "ruleset.schema.json").read_text(encoding="utf-8"))
+    pairs = export(model(PAIRS))
+    jsonschema.validate(pairs, schema)
+    assert pairs["teams"]["kind"] == "listed" and pairs["teams"]["teams"] == [[0, 2], [1, 3]]
+    arne = export(load(str(RULESETS / "arne_total.rules"), "en", ("teams",)).model)
+    jsonschema.validate(arne, schema)
+    assert arne["teams"]["kind"] == "opposite" and arne["teams"]["provenance"]["sources"]
+    assert export(model(ACROSS))["match"]["until"]["expr"]["text"] == "round >= 3"
+
+
+def test_check_shows_the_teams_and_diff_compares_them(tmp_path):
+    from .conftest import cli, write
+
+    path = write(tmp_path, "pairs.rules", PAIRS)
+    r = cli("check", path)
+    assert r.code == 0 and "0+2, 1+3" in r.stdout
+    across = write(tmp_path, "across.rules", PAIRS.replace("teams 0+2, 1+3", "teams 0+1, 2+3"))
+    d = cli("diff", path, across)
+    assert d.code == 1 and "teams 0+2, 1+3" in d.stdout and "teams 0+1, 2+3" in d.stdout
