@@ -310,3 +310,13 @@ def test_check_shows_the_teams_and_diff_compares_them(tmp_path):
     across = write(tmp_path, "across.rules", PAIRS.replace("teams 0+2, 1+3", "teams 0+1, 2+3"))
     d = cli("diff", path, across)
     assert d.code == 1 and "teams 0+2, 1+3" in d.stdout and "teams 0+1, 2+3" in d.stdout
+
+
+def test_the_book_says_who_plays_with_whom(tmp_path):
+    from .conftest import cli, write
+
+    path = write(tmp_path, "pairs.rules", PAIRS)
+    r = cli("book", path, "--format", "md")
+    assert r.code == 0 and "4 players." in r.stdout
+    assert "The players play in teams of these seats: 0+2, 1+3." in r.stdout
+    assert "teams" not in cli("book", "klats", "--format", "md").stdout
