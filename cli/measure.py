@@ -90,7 +90,8 @@ def compare(
                            "every match must be able to end under these bots")
             model = one.model
             summaries.append(fig.summarise(spec, records, model.round_end_names, [kind.name for kind in model.kinds],
-                                           model.match.winner == "lowest", skilled_records, SKILLED))
+                                           model.match.winner == "lowest", skilled_records, SKILLED,
+                                           model.teams.at(count) if model.teams else ()))
     pairs = [(summaries[0], b, fig.differences(summaries[0], b)) for b in summaries[1:]]
     titles = [one.model.title + one.model.selection for one in loaded]
     if as_json:
@@ -249,6 +250,7 @@ def to_json(summaries: list[fig.Summary], pairs, titles: list[str], players: int
             "round_ends": s.round_ends, "limits": list(s.limits),
             "gap_curve": [_estimate(e) for e in s.gap],
             "figures": [_figure(f) for f in s.figures],
+            **_team_json(s),
         })
     differences = [{"spec_a": a.spec, "spec_b": b.spec, "figure": d.figure, "group": d.group,
                     "kind": "rate" if d.rate else "mean", "a": d.a.value, "b": d.b.value,
@@ -259,6 +261,14 @@ def to_json(summaries: list[fig.Summary], pairs, titles: list[str], players: int
                    for a, b, rows in pairs for d in rows]
     return {"format": "cardrules-compare/1", "players": players, "games": games, "seed": seed, "seats": list(seats), "alpha": fig.ALPHA,
             "specs": specs, "differences": differences}
+
+
+def _team_json(s: fig.Summary) -> dict:
+    """`team_win_rates`, for a ruleset with teams: each team's seats and win rate."""
+    if not s.teams:
+        return {}
+    return {"team_win_rates": [{"team": list(team), **_estimate(s.figure(fig.team_wins(team)).estimate)}
+                               for team in s.teams]}
 
 
 def _finite(x: float) -> float | None:

@@ -24,7 +24,7 @@ from rich.text import Text
 from ..interpreter import gamelog, outputs
 from ..interpreter.bots import Table as Seating, make_bot
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
-from ..interpreter.engine import EngineError, Game, RoundResult, new_game
+from ..interpreter.engine import EngineError, Game, RoundResult, new_game, team_totals
 from ..interpreter.errors import clip
 from ..interpreter.ismcts import search
 from ..interpreter.load import resolve, split_selection
@@ -379,7 +379,7 @@ def print_totals(game: Game, kinds: list[str]) -> None:
 def print_winners(game: Game, kinds: list[str]) -> None:
     winners = game.winners()
     names = " and ".join(f"seat {s} ({kinds[s]})" for s in winners)
-    total = game.state.totals[winners[0]]
+    total = team_totals(game.c, game.state.totals)[winners[0]]  # with teams, the winning team's total
     verb = "wins" if len(winners) == 1 else "share the win"
     out.print(f"match over after {plural(len(game.state.results), 'round')}: {names} {verb} with {total}",
               style="bold", markup=False)

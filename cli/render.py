@@ -12,6 +12,7 @@ from rich.text import Text
 
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import Move
+from .i18n import _
 
 SHOWN_OF_SHARED = 8  # a public shared zone shows its last cards only
 
@@ -41,7 +42,26 @@ def view_of(view: dict, model: Ruleset, kinds: list[str]) -> RenderableType:
     for zone in model.zones:
         if not zone.per_seat:
             shared.add_row(zone.name, _zone(view["zones"][zone.name], last=SHOWN_OF_SHARED))
-    return Group(title, seats, shared)
+    return Group(title, *teams_of(view, model), seats, shared)
+
+
+def teams_of(view: dict, model: Ruleset) -> list[Text]:
+    """For a ruleset with teams, a line that shows the seat its team (its partners) and every
+    team's total; nothing without teams."""
+    if model.teams is None:
+        return []
+    me, totals = view["seat"], view["totals"]
+    line = Text()
+    for k, team in enumerate(model.teams.at(view["players"])):
+        seats = "+".join(map(str, team))
+        mine = me in team
+        line.append(" · " if k else _("teams: "), style="dim")
+        line.append(seats, style="bold" if mine else "")
+        if mine:
+            partners = ", ".join(str(s) for s in team if s != me)
+            line.append(_(" (your team, partner {partners})").format(partners=partners) if partners else _(" (you)"))
+        line.append(_(" total {total}").format(total=sum(totals[s] for s in team)), style="dim")
+    return [line]
 
 
 def _zone(content, last: int | None = None) -> Text:

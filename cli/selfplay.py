@@ -21,6 +21,7 @@ from ..interpreter.compile import Compiled
 from ..interpreter.distributed import RayError
 from ..interpreter.engine import EngineError
 from ..interpreter.load import resolve, split_selection
+from .i18n import _
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out,
                      parse_params, seats_or_exit)
 from .logs import writable_or_exit
@@ -111,6 +112,8 @@ def selfplay(
     stats = tally.stats(seed, time.perf_counter() - start)
     if as_json:
         figures = dataclasses.asdict(stats)
+        if not stats.teams:  # a game without teams has no team figures
+            del figures["teams"], figures["wins_by_team"]
         if checker is not None:
             figures["invariants"] = {"checked_actions": checker.checked_actions, "failures": checker.failures}
         typer.echo(json.dumps(figures, indent=2))
@@ -250,7 +253,15 @@ def _tables(s: selfplaying.Stats, title: str) -> list[Table]:
     wins = _counts("wins (ties: each winner)", "seat", {f"{k} {kind}": w for k, (kind, w) in
                                                           enumerate(zip(s.seats, s.wins_by_seat))}, s.games)
     ends = _counts("round ends", "condition", s.round_end_reasons, sum(s.round_end_reasons.values()))
-    return [per_match, wins, ends]
+    return [per_match, wins, *_team_tables(s), ends]
+
+
+def _team_tables(s: selfplaying.Stats) -> list[Table]:
+    """The teams' wins, for a ruleset with teams: a team wins when its seats do."""
+    if not s.teams:
+        return []
+    return [_counts(_("wins by team (ties: each team)"), _("team"),
+                    {"+".join(map(str, team)): w for team, w in zip(s.teams, s.wins_by_team)}, s.games)]
 
 
 def _counts(title: str, what: str, counts: dict, whole: int) -> Table:

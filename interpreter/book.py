@@ -251,7 +251,17 @@ class _Builder:
             Paragraph(self.until(mt.until) + self.note(mt.until_provenance)),
             Paragraph(self.say("aim_starter", expr=self.code(mt.starter)) + self.note(mt.starter_provenance)),
             Paragraph(self.say("players", counts=_counts(self.model.counts)) + self.note(self.model.players_provenance)),
+            *self.teams(),
         ])
+
+    def teams(self) -> list[Paragraph]:
+        """Who plays with whom, when the ruleset has teams."""
+        teams = self.model.teams
+        if teams is None:
+            return []
+        line = self.say("teams_opposite") if teams.kind == "opposite" else self.say(
+            "teams_listed", teams=", ".join("+".join(map(str, team)) for team in teams.listed))
+        return [Paragraph(line + self.note(teams.provenance))]
 
     def until(self, e) -> Line:
         """When the match ends; a fixed number of rounds (`round >= N`) in words."""
@@ -578,6 +588,8 @@ def _kind_name(kind: m.CardKind, lang: str) -> str:
 
 
 def _counts(counts: tuple[int, ...]) -> str:
+    if len(counts) == 1:
+        return str(counts[0])
     return f"{counts[0]}–{counts[-1]}" if list(counts) == list(range(counts[0], counts[-1] + 1)) else ", ".join(map(str, counts))
 
 
