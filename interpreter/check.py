@@ -24,6 +24,7 @@ GLOBAL = {"seats": "list:seat", "players": "int", "passes": "int", "direction": 
 PLAY_CARD = {**GLOBAL, "self": "seat", "card": "card"}
 PLAY_TARGET = {**PLAY_CARD, "target": "zone", "owner": "seat"}
 TURN_STEP = {**GLOBAL, "self": "seat", "passed": "bool"}
+PLAY_VALUE = {**GLOBAL, "self": "seat"}  # a play of no card sees the seat playing and the names it chooses
 SETUP = {"players": "int"}  # setup counts are known before play: numbers, params and players
 SETUP_FILTER = {**SETUP, "seats": "list:seat", "card": "card"}  # a setup `where` reads the table as set so far
 MARKS = "@marks"  # in a scope: `card.MARK` may be read (never a name: no identifier has an @)
@@ -640,6 +641,9 @@ class Checker:
         card = to = new_pile = onto = choose = mate = dest_seat = value = None
         effects = []
         target, pile_scope = PLAY_TARGET, {**PLAY_TARGET, "pile": "pile"}
+        chooser = PLAY_CARD
+        if any(item.kind == "choose_value" for item in c.items):  # a play of no card: no card, no target
+            chooser = target = pile_scope = PLAY_VALUE
         seen: dict[str, s.Clause] = {}
         # where the card goes decides what `target` is, and a chosen target is named for the
         # effects, wherever the `to` and `choose` items stand
@@ -705,12 +709,12 @@ class Checker:
                     mate = m.Mate(ident.text, zone.name, keep, prov)
                     target, pile_scope = {**target, ident.text: "card"}, {**pile_scope, ident.text: "card"}
             elif item.kind == "choose":
-                choose = self._choose(name, item, to, PLAY_CARD)
+                choose = self._choose(name, item, to, chooser)
                 if choose is not None:
                     chosen = {choose.name: choose.kind}
                     target, pile_scope = {**target, **chosen}, {**pile_scope, **chosen}
             elif item.kind == "choose_value":
-                value = self._choose_value(name, item, to, card, PLAY_CARD)
+                value = self._choose_value(name, item, to, card, chooser)
                 if value is not None:
                     target, pile_scope = {**target, value[0]: value[1]}, {**pile_scope, value[0]: value[1]}
                     value = value[2]
