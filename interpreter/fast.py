@@ -39,8 +39,9 @@ def fast_compiled(c: Compiled, gen: codegen.Generated) -> Compiled:
     setup = tuple(op[:4] + (gen.setup_where[k] or op[4],) if op[0] in ("deal", "move")
                   else op[:2] + (gen.setup_where[k],) if op[0] == "let" else op
                   for k, op in enumerate(c.setup))
+    values = tuple((name, per_match, gen.values.get(k, init)) for k, (name, per_match, init) in enumerate(c.values))
     return replace(c, turn=tuple(step(s) for s in c.turn), final=final, score=gen.score, until=gen.until,
-                   starter=gen.starter, setup=setup)
+                   starter=gen.starter, setup=setup, values=values)
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,7 @@ HOSTILE = [("zone hand", "zone __import__"), ("from hand", "from __import__"), (
            ("hand of s", "__import__ of s"), ("play put", "play exec"), ("of put or", "of exec or"),
            ("card skull", "card os_system"), ('face "{colour}{value}"', 'face "\\"\\"\\"{colour}\')\\\\n{value}"')]
 OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R|V)\d+|"
-                       r"effect\d+_\d+(_0)*|step\d+(_0)*|setup\d+")
+                       r"effect\d+_\d+(_0)*|step\d+(_0)*|setup\d+|value\d+")
 FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "i", "pile", "face", "card", "c", "f",
          "mate_face", "NO_CARD", "NO_MATE", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod", "_top",
          "_bottom", "items", "append", "isdisjoint", "fromkeys", "round_end", "dirty", "final_when", "score",
@@ -132,7 +132,7 @@ def test_the_new_blocks_are_generated_with_our_names_only():
     for name in ("calls", "high", "lead", "call", "drop", "victim"):
         assert not re.search(rf"\b{name}\b", gen.source)
     assert "_best(" in gen.source and ".played[" in gen.source and ".values[" in gen.source
-    assert len(gen.effect_steps) == 1 and all(e.__name__.startswith(("effect", "step")) for e in
+    assert len(gen.effect_steps) == 1 and list(gen.values) == [0] and all(e.__name__.startswith(("effect", "step")) for e in
                                               gen.effects[c.plays[1].index] + gen.effects[c.plays[0].index])
 
 
