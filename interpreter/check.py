@@ -353,8 +353,9 @@ class Checker:
             ident, expr = item.parts
             typed = self._expr(expr, GLOBAL if per_match else LET_ROUND)
             if typed is not None and typed.type not in VALUE_TYPES and not typed.type.startswith("enum:"):
-                self.sink.error(f"a value holds a number, a truth value, a seat, a card or an enum value, "
-                                f"not {_show(typed.type)}", expr.span, "e.g. let trump = top(stock).suit")
+                holds = _show(typed.type)
+                self.sink.error(f"a value holds a number, a truth value, a seat, a card or an enum value, not {holds}",
+                                expr.span, "e.g. let trump = top(stock).suit")
                 typed = None
             if self._define("value", ident) and typed is not None:
                 self.names.values[ident.text] = m.Value(ident.text, typed.type, typed, per_match,
@@ -816,8 +817,9 @@ class Checker:
         """`choose value NAME of ATTRIBUTE [where C]`: (name, its type, the Choose), or None."""
         kind, ident, attr, _, where = item.parts
         if card is not None or (to is not None and to[0] is not None):
-            self.sink.error(f"play '{play}' chooses a value and plays a card: a play chooses a value instead of "
-                            "playing a card", item.span, "take out `card from` and `to`, or the `choose value`")
+            said = f"play '{play}' chooses a value and plays a card"
+            self.sink.error(f"{said}: a play chooses a value instead of playing a card", item.span,
+                            "take out `card from` and `to`, or the `choose value`")
             return None
         if ident.text in CONTEXT_NAMES or ident.text in self.names.zones or ident.text in self.names.params \
                 or ident.text in self.names.values:
