@@ -220,3 +220,14 @@ def test_bots_play_the_game_out_on_both_engines_alike():
             play_out(game, [RandomBot(random.Random(s)) for s in range(players)])
             results.append((game.state.totals, game.state.plays, game.view(0)["values"]))
         assert results[0] == results[1] and results[0][1] > 0
+
+
+def test_the_terminal_shows_the_values_a_seat_sees(ledger3):
+    from rich.console import Console
+
+    from cardrules.cli.render import view_of
+
+    game = position(ledger3, {"hand": {0: ["red1"], 1: ["blue3"], 2: ["red2"]}, "stock": STOCK}, values={"high": 2})
+    console = Console(width=100, record=True)
+    console.print(view_of(game.view(0), ledger3.model, ["human", "random", "random"]))
+    assert "values: calls 0, high 2, lead red" in console.export_text()
