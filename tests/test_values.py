@@ -231,3 +231,19 @@ def test_the_terminal_shows_the_values_a_seat_sees(ledger3):
     console = Console(width=100, record=True)
     console.print(view_of(game.view(0), ledger3.model, ["human", "random", "random"]))
     assert "values: calls 0, high 2, lead red" in console.export_text()
+
+
+REFILL = LEDGER.replace("    draw 1 from stock to hand\n", "    then move all at random from pool to stock when count(stock) == 0\n"
+                        "    draw 1 from stock to hand\n").replace("count(stock) == 0 or passes", "passes")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_effect_step_refills_the_empty_stock_from_the_pool_before_the_draw(engine):
+    compiled = compile_ruleset(load_text(REFILL, "refill.rules").model, 3)
+    game = position(compiled, {"hand": {0: ["red1"], 1: ["blue3"], 2: ["red2"]}, "pool": ["blue2"], "stock": []},
+                    engine=engine)
+    game.apply("drop red1")
+    assert faces(game, "pool") == [] and len(faces(game, "stock")) == 1
+    assert sorted(faces(game, "hand", 0) + faces(game, "stock")) == ["blue2", "red1"]
+    game.apply("drop blue3")  # the stock holds a card: the step is skipped
+    assert faces(game, "pool") == ["blue3"] and faces(game, "stock") == []
