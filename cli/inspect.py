@@ -28,7 +28,9 @@ def check(
     variant: Variants = None,
     house: House = None,
 ) -> None:
-    """Check a ruleset. Errors and warnings go to stderr with file:line:col; a ruleset that
+    """Check a ruleset: its errors and warnings, or a summary of the game.
+
+    Errors and warnings go to stderr with file:line:col; a ruleset that
     checks gets a summary: players, the deal for each player count, zones, params, provenance.
     A file with editions and variants is checked in every legal selection, unless one is given."""
     spec = split_selection(file)
@@ -113,13 +115,15 @@ def _selection_warnings(results: list, text: str) -> list[Diagnostic]:
 
 def export(
     file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False, metavar="FILE")],
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the JSON to this file, not to stdout.",
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the JSON to this file, not to stdout.",
                                                show_default=False)] = None,
     edition: Edition = None,
     variant: Variants = None,
     house: House = None,
 ) -> None:
-    """Export a checked ruleset as JSON: every clause with its provenance, every expression as
+    """Export a checked ruleset as JSON.
+
+    Every clause with its provenance, every expression as
     text, type and tree. schemas/ruleset.schema.json describes it."""
     if output is not None:
         spec = split_selection(file)

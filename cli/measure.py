@@ -19,7 +19,7 @@ from ..interpreter import figures as fig
 from ..interpreter.engine import EngineError
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.measure import SeatKindError, check_kinds, measure, seat_kinds, stream_seed
-from .common import EXIT_USAGE, SafeConsole, compile_or_exit, err, fail, load_or_exit, out
+from .common import EXIT_USAGE, SafeConsole, compile_or_exit, err, fail, load_or_exit, out, seed_in_range
 from .logs import writable_or_exit
 
 SKILLED = "ismcts"  # the seat kind whose win rate against random seats is the skill
@@ -32,14 +32,15 @@ def compare(
     specs: Annotated[list[str], typer.Argument(
         metavar="SPEC", help="Rulesets to measure: FILE, FILE@EDITION+VARIANT..., FILE+house:HOUSE.yaml. "
                                 "Each is compared with the first.", show_default=False)],
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Number of seats (default: the first "
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Number of seats (default: the first "
                                                 "count the first SPEC allows).", show_default=False)] = None,
-    games: Annotated[int, typer.Option("--games", "-g", help="Matches to play for each SPEC.")] = 1000,
+    games: Annotated[int, typer.Option("--games", "-g", metavar="GAMES", help="Matches to play for each SPEC.")] = 1000,
     seats: Annotated[str, typer.Option("--seats", metavar="KINDS", help="The bot at each seat: one kind for all, "
                                        "or one per seat separated by commas.")] = "random",
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: the same seed gives the same "
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="SEED", callback=seed_in_range,
+                                              help="Seed of the run (0 to 2^63-1): the same seed gives the same "
                                                            "figures, whatever the workers.")] = 1,
-    workers: Annotated[int | None, typer.Option("--workers", "-w", help="Processes that play the matches "
+    workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes that play the matches "
                                                 "(default: one per core).", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (schemas/compare.schema.json), "
                                                          "nothing else.")] = False,
@@ -48,9 +49,11 @@ def compare(
                                               "'cardrules\\[plots]').", show_default=False)] = None,
     skill: Annotated[bool, typer.Option("--skill", help=f"Also measure skill: the win rate of one {SKILLED} seat "
                                                         "against random seats, from every seat in turn.")] = False,
-    skill_games: Annotated[int, typer.Option("--skill-games", help="Matches to play for the skill of each SPEC.")] = 50,
+    skill_games: Annotated[int, typer.Option("--skill-games", metavar="GAMES", help="Matches to play for the skill of each SPEC.")] = 50,
 ) -> None:
-    """Play GAMES matches of each SPEC between bots and report what the rules do to play: length,
+    """Measure how rulesets play: bots play each SPEC, and the figures are compared.
+
+    GAMES matches of each SPEC are played between bots, with a report of what the rules do to play: length,
     fairness (each seat's win rate, ties shared, and a chi-square test of equal shares), score,
     the lead (lead changes, drama, decisiveness), cards played, how rounds end, and with --skill
     how much a good player's choices matter. With two SPECs or more, every figure of each against

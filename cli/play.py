@@ -35,8 +35,7 @@ from ..interpreter.redact import as_seen
 from ..interpreter.seats import HUMAN, KINDS, SeatError, parse_seat
 from ..interpreter.worlds import Memory
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
-                     load_or_exit, out,
-                     parse_params, seats_or_exit)
+                     load_or_exit, out, parse_params, seats_or_exit, seed_in_range)
 from .logs import read_or_exit, writable_or_exit
 from .render import moves_of, plural, view_of
 
@@ -404,7 +403,8 @@ def play(
                                  "ismcts (ismcts:400 iterations, ismcts:0.5s a decision). Default: human, then "
                                  "random bots.")] = None,
     seed: Annotated[Optional[int], typer.Option(
-        metavar="S", min=0, max=gamelog.MAX_SEED, help="Seed of the shuffles; default: a random one, printed.")] = None,
+        metavar="SEED", callback=seed_in_range, help="Seed of the shuffles (0 to 2^63-1); default: a random one, "
+                                                          "printed.")] = None,
     param: Annotated[Optional[list[str]], typer.Option(
         metavar="NAME=V", help="Set a ruleset param: NAME=VALUE (repeatable).")] = None,
     log: Annotated[Optional[Path], typer.Option(
@@ -449,7 +449,9 @@ def resume(
     log_file: Annotated[str, typer.Argument(metavar="LOG", help="The journal of a stopped game (`play --log LOG`).",
                                             show_default=False)],
 ) -> None:
-    """Go on with a game that was stopped (quit, closed, killed) from its journal: the same seats
+    """Go on with a stopped game from its journal.
+
+    A game that was stopped (quit, closed, killed) goes on with the same seats
     and seed, the bots choosing as they would have; the new moves are added to the journal."""
     log = read_or_exit(log_file, 1)
     if not log.journal:

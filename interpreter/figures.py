@@ -100,6 +100,12 @@ def _team_figures(teams: Sequence[tuple[int, ...]], wins: list[float], matches: 
     return [_rate(team_wins(team), FAIRNESS, sum(wins[seat] for seat in team), matches) for team in teams]
 
 
+def _side_totals(totals: Sequence[int], teams: Sequence[tuple[int, ...]]) -> list[int]:
+    """The totals the score figures compare: the seats', or with teams each team's (the sum of
+    its seats')."""
+    return [sum(totals[s] for s in team) for team in teams] if teams else list(totals)
+
+
 def _shares(record: Record) -> list[float]:
     """Each seat's share of the win: 1 for a sole winner, 1/k between k tied winners."""
     shares = [0.0] * len(record.totals)
@@ -124,10 +130,11 @@ def summarise(spec: str, records: Sequence[Record], round_end_names: Iterable[st
     wins = [sum(s[seat] for s in shares) for seat in range(players)]
     figures += [_rate(seat_wins(seat), FAIRNESS, wins[seat], len(done)) for seat in range(players)]
     figures += _team_figures(teams, wins, len(done))
-    ordered = [sorted(r.totals, reverse=not lowest) for r in done]
+    sides = [_side_totals(r.totals, teams) for r in done]
+    ordered = [sorted(totals, reverse=not lowest) for totals in sides]
     figures += [_mean("winner's total", SCORE, [o[0] for o in ordered]),
                 _mean("margin to the runner-up", SCORE, [abs(o[0] - o[1]) if len(o) > 1 else 0 for o in ordered]),
-                _mean("spread of totals (sd)", SCORE, [pstdev(r.totals) for r in done])]
+                _mean("spread of totals (sd)", SCORE, [pstdev(totals) for totals in sides])]
     leads = [r.lead for r in done]
     figures += [_mean(LEAD_CHANGES, LEAD, [lead.changes for lead in leads]),
                 _mean(DRAMA, LEAD, [lead.drama for lead in leads]),

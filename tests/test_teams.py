@@ -320,3 +320,35 @@ def test_the_book_says_who_plays_with_whom(tmp_path):
     assert r.code == 0 and "4 players." in r.stdout
     assert "The players play in teams of these seats: 0+2, 1+3." in r.stdout
     assert "teams" not in cli("book", "klats", "--format", "md").stdout
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_a_bot_weighs_a_seat_as_its_team_stands(engine):
+    from cardrules.interpreter.outcome import margin, standing
+
+    game = new_game(compile_ruleset(model(PAIRS), 4), 1, engine=engine)
+    game.set_position({"hand": {0: ["chip-1"], 1: ["chip-2"], 2: ["chip-3"], 3: ["chip-4"]},
+                       "table": {0: ["chip-5"], 2: ["chip-6", "chip-4"], 3: ["chip-1"]}}, totals=[1, 4, 0, 0],
+                      rest="stock")
+    # the round now: 1, 0, 2, 1; with the totals, 0+2 stand at 4 and 1+3 at 5, whichever partner asks
+    assert standing(game) == [4, 5, 4, 5]
+    assert margin(game, 0) == margin(game, 2) == -1 and margin(game, 3) == 1
+
+
+def test_compare_reads_the_score_and_the_lead_by_team():
+    from cardrules.interpreter import figures as fig
+    from cardrules.interpreter.measure import play_measured, read_lead
+
+    c = compile_ruleset(model(PAIRS), 4)
+    records = [play_measured(c, i, 100 + i, 200 + i, seats=("random",) * 4) for i in range(12)]
+    done = [r for r in records if r.over]
+    teams = c.model.teams.at(4)
+    summary = fig.summarise("pairs", records, c.model.round_end_names, ["chip"], teams=teams)
+    best = [max(sum(r.totals[s] for s in team) for team in teams) for r in done]
+    assert summary.figure("winner's total").estimate.value == pytest.approx(sum(best) / len(best))
+    # the lead of two teams: the final reading is the teams' totals, the winner's team ahead
+    last = done[-1]
+    winner_team = next(k for k, team in enumerate(teams) if last.winners[0] in team)
+    final = [sum(last.totals[s] for s in team) for team in teams]
+    assert last.lead.gap[-1] == final[winner_team] - final[1 - winner_team]
+    assert read_lead([final], winner_team).gap[-1] == last.lead.gap[-1]
