@@ -7,13 +7,16 @@ import json
 import random
 import re
 import threading
+import warnings
 from contextlib import ExitStack
 
 import pytest
 
 pytest.importorskip("starlette", reason="cardrules serve needs the 'serve' extra")
 
-from starlette.testclient import TestClient  # noqa: E402
+with warnings.catch_warnings():  # Starlette's notice about its test client's HTTP library
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from cardrules.interpreter.compile import compile_ruleset  # noqa: E402
@@ -167,3 +170,242 @@ def test_no_face_hidden_from_a_seat_reaches_its_socket(server, monkeypatch, spec
 def serving_log_limit() -> int:
     from cardrules.server.tables import MAX_LOG
     return MAX_LOG
+
+
+# ------------------------------------------------------------------ a token acts only for its seat
+
+
+def refusal(ws, token) -> dict:
+    """The refusal of a hello, and the close that follows it."""
+    answer = hello(ws, token)
+    assert answer["type"] == "refused"
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_text()
+    assert closed.value.code == answer["code"]
+    return answer
+
+
+def test_tokens_open_only_their_own_seat(server):
+    tables, client = server
+    table = tables.create(compiled("klats", 3), "klats", ["human", "human", "random"], seed=4)
+    with client() as c:
+        for token, code in ((None, 4403), ("", 4403), ("forged" + table.tokens[0][6:], 4403), (table.tokens[1], 4403)):
+            with c.websocket_connect(f"/ws/{table.id}/0") as ws:
+                assert refusal(ws, token)["code"] == code
+        with c.websocket_connect(f"/ws/{table.id}/2") as ws:  # a bot's seat has no token to fit
+            assert "bot" in refusal(ws, table.tokens[0])["text"]
+        with c.websocket_connect(f"/ws/{table.id}/0") as ws:
+            ws.send_text("not even JSON")
+            assert receive(ws)["code"] == 4400
+            with pytest.raises(WebSocketDisconnect) as closed:
+                receive(ws)
+            assert closed.value.code == 4400
+        with c.websocket_connect(f"/ws/nosuchtable/0") as ws:
+            assert refusal(ws, table.tokens[0])["code"] == 4404
+        with c.websocket_connect(f"/ws/{table.id}/0") as ws:
+            state = hello(ws, table.tokens[0])
+            assert state["type"] == "state" and state["seat"] == 0
+            with c.websocket_connect(f"/ws/{table.id}/0") as second:  # the seat is taken
+                assert "another window" in refusal(second, table.tokens[0])["text"]
+            mover = state["view"]["to_move"]
+            other = 1 - mover if mover in (0, 1) else 1
+            ws.send_text(json.dumps({"type": "move", "seat": other, "move": "1"}))
+            assert "plays seat 0 only" in receive(ws)["text"]
+            if mover != 0:
+                ws.send_text(json.dumps({"type": "move", "move": "1"}))
+                assert "not your turn" in receive(ws)["text"]
+        with c.websocket_connect(f"/ws/{table.id}/0") as again:  # the seat is free again once its socket closed
+            assert hello(again, table.tokens[0])["type"] == "state"
+
+
+# ------------------------------------------------------------------ bad input from a browser
+
+
+def test_bad_messages_are_refused_and_the_table_goes_on(server):
+    tables, client = server
+    table = tables.create(compiled("klats", 2), "klats", ["human", "human"], seed=5)
+    other = tables.create(compiled("klats", 2), "klats", ["human", "random"], seed=6)
+    with client(rate=serving.RATE) as c:
+        with c.websocket_connect(f"/ws/{table.id}/0") as ws:
+            hello(ws, table.tokens[0])
+            for frame, says in ((b"\x00\xff binary", "not binary"), ("{]", "not JSON"), ("[1, 2]", "JSON object"),
+                                ("x" * (serving.MAX_MESSAGE + 1), "at most"),
+                                ('{"type": "drop tables"}', "unknown message type"),
+                                ('{"type": "move", "move": 7}', "takes text"),
+                                ("[" * 1000 + "]" * 1000, "JSON"),
+                                ('{"type": "move", "move": "put nothing @99/99"}', "")):
+                ws.send_bytes(frame) if isinstance(frame, bytes) else ws.send_text(frame)
+                answer = receive(ws)
+                assert answer["type"] == "reply" and not answer["ok"] and says in answer["text"]
+            for _ in range(serving.BURST + serving.STRIKES + 5):  # a flood: refused, then the socket closed
+                ws.send_text('{"type": "state"}')
+            answers = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    answers.append(receive(ws))
+            assert closed.value.code == 1008
+            assert any("too many messages" in a.get("text", "") for a in answers)
+        with c.websocket_connect(f"/ws/{other.id}/0") as ws:  # another table never noticed
+            state = hello(ws, other.tokens[0])
+            ws.send_text(json.dumps({"type": "move", "move": state["moves"][0]}))
+            assert until_state(ws)["log"][0]["move"] == state["moves"][0]
+        with c.websocket_connect(f"/ws/{table.id}/0") as ws:  # nor did the flooded one: its seat opens again
+            assert hello(ws, table.tokens[0])["type"] == "state"
+
+
+# ------------------------------------------------------------------ why, card
+
+
+def test_why_and_card_answer_the_seat(server):
+    tables, client = server
+    table = tables.create(compiled("klats", 2), "klats", ["human", "human"], seed=8)
+    mover = table.game.to_move
+    with client() as c, c.websocket_connect(f"/ws/{table.id}/{mover}") as ws, \
+            c.websocket_connect(f"/ws/{table.id}/{1 - mover}") as waiting:
+        state = hello(ws, table.tokens[mover])
+        hello(waiting, table.tokens[1 - mover])
+        ws.send_text(json.dumps({"type": "why", "move": state["moves"][0]}))
+        assert receive(ws)["text"] == f"{state['moves'][0]} is legal now"
+        ws.send_text(json.dumps({"type": "why", "move": "put " + state["view"]["zones"]["hand"][mover][0] + " @0/7"}))
+        answer = receive(ws)
+        assert answer["ok"] and "piles" in answer["text"]
+        waiting.send_text(json.dumps({"type": "why", "move": state["moves"][0]}))  # it would read the mover's hand
+        assert "not your turn" in receive(waiting)["text"]
+        waiting.send_text(json.dumps({"type": "card", "name": ""}))
+        kinds = receive(waiting)
+        assert kinds["ok"] and "kind" in kinds["text"] and "card NAME" in kinds["text"]
+        face = state["view"]["zones"]["hand"][mover][0]
+        ws.send_text(json.dumps({"type": "card", "name": face}))
+        answer = receive(ws)
+        assert answer["ok"] and answer["text"].startswith(face) and "used in" in answer["text"]
+        ws.send_text(json.dumps({"type": "card", "name": "nosuchcard"}))
+        answer = receive(ws)
+        assert not answer["ok"] and "nosuchcard" in answer["text"]
+
+
+# ------------------------------------------------------------------ a table outlives its server
+
+
+def test_a_restarted_server_reopens_the_table_where_it_stood(tmp_path):
+    data = tmp_path / "tables"
+    tables = Tables(data)
+    table = tables.create(compiled("klats", 2), "klats", ["human", "greedy:2"], seed=9)
+    token = table.tokens[0]
+    with TestClient(serving.make_app(tables, lobby=False, rate=1e6)) as c, \
+            c.websocket_connect(f"/ws/{table.id}/0") as ws:
+        state = hello(ws, token)
+        for _ in range(3):
+            while not state["moves"]:
+                state = until_state(ws)
+            ws.send_text(json.dumps({"type": "move", "move": state["moves"][-1]}))
+            state = until_state(ws)
+        while state["view"]["to_move"] != 0:
+            state = until_state(ws)
+    before = state
+    assert len(before["log"]) >= 5
+    again = Tables(data)
+    assert again.reopen() == []
+    reopened = again.open[table.id]
+    assert reopened.moves == table.moves and reopened.tokens == {0: token}
+    with TestClient(serving.make_app(again, lobby=False, rate=1e6)) as c, \
+            c.websocket_connect(f"/ws/{table.id}/0") as ws:
+        state = hello(ws, token)
+        assert state["log"] == before["log"] and state["view"] == before["view"] and state["moves"] == before["moves"]
+        while state["winners"] is None:  # and it plays on to the end
+            if state["moves"]:
+                ws.send_text(json.dumps({"type": "move", "move": state["moves"][0]}))
+            state = until_state(ws)
+    assert Tables(data).reopen() == [] and not Tables(data).open  # a finished table is not reopened
+    from cardrules.interpreter import gamelog
+    log = gamelog.read(data / f"{table.id}.journal")
+    assert log.result is not None and len(log.moves) == len(reopened.moves)
+
+
+def test_a_broken_journal_is_said_and_skipped(tmp_path):
+    tables = Tables(tmp_path)
+    table = tables.create(compiled("klats", 2), "klats", ["human", "human"], seed=1)
+    tables.close()
+    (tmp_path / f"{table.id}.journal").write_text('{"format": "cardrules-journal/1", "ruleset": "klats"\n')
+    failed = Tables(tmp_path).reopen()
+    assert [table_id for table_id, _ in failed] == [table.id] and "JSON" in failed[0][1]
+
+
+# ------------------------------------------------------------------ bots think beside the server
+
+
+def test_a_thinking_bot_stalls_no_other_table(server, monkeypatch):
+    """While one table's bot is held mid-thought in its worker thread, another table plays on."""
+    tables, client = server
+    thinking, go_on = threading.Event(), threading.Event()
+    from cardrules.interpreter.bots import GreedyBot
+    choose = GreedyBot.choose
+
+    def slow(bot, seen):
+        if bot.kind != "greedy:3":  # the other table's bot
+            return choose(bot, seen)
+        thinking.set()
+        assert go_on.wait(30)
+        return choose(bot, seen)
+    monkeypatch.setattr(GreedyBot, "choose", slow)
+    slow_table = tables.create(compiled("klats", 2), "klats", ["human", "greedy:3"], seed=2)
+    quick = tables.create(compiled("klats", 2), "klats", ["human", "greedy"], seed=3)
+    with within(60), client() as c:
+        with c.websocket_connect(f"/ws/{slow_table.id}/0") as ws:
+            state = hello(ws, slow_table.tokens[0])
+            if state["view"]["to_move"] == 0:
+                ws.send_text(json.dumps({"type": "move", "move": state["moves"][0]}))
+            assert thinking.wait(30) and slow_table.busy
+            ws.send_text(json.dumps({"type": "move", "move": "1"}))
+            answer = receive(ws)
+            while answer.get("ok", True):  # the replies and states of the move before
+                answer = receive(ws)
+            assert "not your turn" in answer["text"] or "bot is thinking" in answer["text"]
+            with c.websocket_connect(f"/ws/{quick.id}/0") as other:
+                state = hello(other, quick.tokens[0])
+                for _ in range(2):
+                    while not state["moves"]:
+                        state = until_state(other)
+                    other.send_text(json.dumps({"type": "move", "move": state["moves"][0]}))
+                    state = until_state(other)
+                    assert state["replies"] == [{"type": "reply", "to": "move", "ok": True, "text": "", "moved": True}]
+            assert slow_table.busy and len(quick.moves) >= 3  # the other table moved while the bot thought
+            go_on.set()
+            while until_state(ws)["view"]["to_move"] != 0:
+                pass
+        assert not slow_table.busy
+
+
+# ------------------------------------------------------------------ the lobby
+
+
+def test_the_lobby_opens_tables_of_shipped_rulesets_only(server):
+    tables, client = server
+    with client() as c:
+        page = c.get("/")
+        assert page.status_code == 200 and "lobby.js" in page.text
+        assert "default-src 'none'" in page.headers["content-security-policy"]
+        offered = {r["name"]: r for r in c.get("/api/rulesets").json()["rulesets"]}
+        assert {"klats", "arne_92", "arne_total"} <= set(offered) and "ru" in offered["arne_total"]["editions"]
+        made = c.post("/api/tables", json={"ruleset": "arne_total", "edition": "en", "variants": [],
+                                           "seats": ["human", "ismcts", "human"]})
+        assert made.status_code == 200, made.text
+        answer = made.json()
+        links = [s["url"] for s in answer["seats"]]
+        assert links[1] is None and all(link.startswith(f"/t/{answer['table']}/") for link in (links[0], links[2]))
+        assert c.get(links[0].split("#")[0]).status_code == 200 and c.get("/t/nosuch/0").status_code == 404
+        seat, token = links[2].split("#")[0].rsplit("/", 1)[1], links[2].split("#")[1]
+        with c.websocket_connect(f"/ws/{answer['table']}/{seat}") as ws:
+            assert hello(ws, token)["title"] == "ARNE Total@en"
+        for asked, says in (({"ruleset": "/etc/passwd", "seats": ["human", "human"]}, "no shipped ruleset"),
+                            ({"ruleset": "../klats", "seats": ["human", "human"]}, "no shipped ruleset"),
+                            ({"ruleset": "klats", "edition": "xx", "seats": ["human", "human"]}, "no edition"),
+                            ({"ruleset": "klats", "seats": ["human"]}, "not 1"),
+                            ({"ruleset": "klats", "seats": ["random", "random"]}, "person"),
+                            ({"ruleset": "klats", "seats": ["human", "wizard"]}, "unknown kind"),
+                            ({"ruleset": "klats", "variants": "all", "seats": ["human", "human"]}, "variants")):
+            refused = c.post("/api/tables", json=asked)
+            assert refused.status_code == 400 and says in refused.json()["error"], (asked, refused.text)
+        huge = c.post("/api/tables", content=b"{" + b" " * 10_000 + b"}")
+        assert huge.status_code == 400 and "bytes" in huge.json()["error"]
+    with client(lobby=False) as c:
+        assert c.post("/api/tables", json={"ruleset": "klats", "seats": ["human", "human"]}).status_code == 404
