@@ -3,6 +3,7 @@ reopened when the server starts again (the server itself is in `server/`)."""
 from __future__ import annotations
 
 import errno
+import signal
 import socket
 from pathlib import Path
 from typing import Annotated, Optional
@@ -82,7 +83,21 @@ def serve(
     out.print(f"tables kept in {folder}; Ctrl-C stops the server, and they go on when it starts again", markup=False)
     config = uvicorn.Config(make_app(tables, lobby=spec is None), log_level="warning", ws_max_size=MAX_FRAME,
                             ws_ping_interval=10, ws_ping_timeout=10, limit_concurrency=1000, lifespan="on")
-    uvicorn.Server(config).run(sockets=[listener])
+    stops = {s: signal.signal(s, _stopped) for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s}
+    try:  # uvicorn shuts down on SIGINT and SIGTERM, then raises the signal again for its caller
+        uvicorn.Server(config).run(sockets=[listener])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for s, handler in stops.items():
+            signal.signal(s, handler)
+    unfinished = sum(not t.game.over for t in tables.open.values())
+    out.print(f"server stopped; {unfinished} unfinished table{'s' * (unfinished != 1)} kept in {folder}", markup=False)
+
+
+def _stopped(signum, frame) -> None:
+    """SIGTERM or SIGHUP, raised again by uvicorn once it has shut down: a stop like Ctrl-C."""
+    raise KeyboardInterrupt
 
 
 def _links(table, base: str) -> None:

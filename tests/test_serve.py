@@ -409,3 +409,105 @@ def test_the_lobby_opens_tables_of_shipped_rulesets_only(server):
         assert huge.status_code == 400 and "bytes" in huge.json()["error"]
     with client(lobby=False) as c:
         assert c.post("/api/tables", json={"ruleset": "klats", "seats": ["human", "human"]}).status_code == 404
+
+
+# ------------------------------------------------------------------ the command
+
+
+def start(*args, data):
+    """`cardrules serve ARGS --port 0 --data DATA` as a process, and the lines it printed up to its
+    last before serving."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "300"}
+    process = subprocess.Popen([sys.executable, "-m", "cardrules.cli.main", "serve", *args, "--port", "0",
+                                "--data", str(data)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env)
+    lines = []
+    with within(60):
+        while not lines or "Ctrl-C" not in lines[-1]:
+            line = process.stdout.readline()
+            assert line, f"serve ended: {process.stderr.read()}"
+            lines.append(line.rstrip("\n"))
+    return process, lines
+
+
+def stop(process) -> None:
+    import signal
+
+    process.send_signal(signal.SIGINT)
+    try:
+        assert process.wait(20) == 0
+    finally:
+        process.kill() if process.poll() is None else None
+        process.stdout.close()
+        process.stderr.close()
+
+
+def links(lines) -> dict[int, str]:
+    return {int(m.group(1)): m.group(2) for m in map(re.compile(r"seat (\d+): (http://\S+)$").match, lines) if m}
+
+
+def connect(url: str):
+    from websockets.sync.client import connect as ws_connect
+
+    address, token = url.split("#")
+    socket = ws_connect(address.replace("http://", "ws://").replace("/t/", "/ws/"), open_timeout=10)
+    socket.send(json.dumps({"type": "hello", "token": token}))
+    return socket
+
+
+def test_serve_prints_a_link_a_person_and_reopens_its_table_after_a_restart(tmp_path):
+    pytest.importorskip("websockets")
+    process, lines = start("klats", "--seats", "human,human,random", data=tmp_path)
+    try:
+        seat_links = links(lines)
+        assert sorted(seat_links) == [0, 1] and "Klats: 3 players (human, human, random)" in lines[0]
+        with connect(seat_links[0]) as ws:
+            state = json.loads(ws.recv(10))
+            assert state["type"] == "state" and state["seat"] == 0 and state["kinds"][2] == "random"
+            ws.send("x" * (70 * 1024))  # beyond what the server reads of a frame: the socket is closed
+            from websockets.exceptions import ConnectionClosed
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(10)
+            assert closed.value.rcvd.code == 1009
+        with connect(seat_links[1]) as ws:  # the server goes on
+            state = json.loads(ws.recv(10))
+            assert state["seat"] == 1
+            mover = state["view"]["to_move"]
+        with connect(seat_links[mover]) as ws:
+            state = json.loads(ws.recv(10))
+            ws.send(json.dumps({"type": "move", "move": state["moves"][0]}))
+            while json.loads(ws.recv(10))["type"] != "reply":
+                pass
+            state = json.loads(ws.recv(10))
+            moved = len(state["log"])
+            assert moved >= 1
+    finally:
+        stop(process)
+    process, lines = start(data=tmp_path)  # no ruleset: the lobby, and the table reopened
+    try:
+        assert any("reopened after" in line for line in lines) and any(line.startswith("lobby: ") for line in lines)
+        again = links(lines)
+        assert {s: u.split("/t/")[1] for s, u in again.items()} == {s: u.split("/t/")[1] for s, u in seat_links.items()}
+        with connect(again[0]) as ws:
+            state = json.loads(ws.recv(10))
+            assert len(state["log"]) >= moved
+    finally:
+        stop(process)
+
+
+@pytest.mark.parametrize("args,code,says", [
+    (["klats", "--seats", "random,random"], 2, "no seat is a person's"),
+    (["--seats", "human,human"], 2, "give its ruleset"),
+    (["nosuchgame"], 1, "nosuchgame"),
+    (["klats", "--seats", "human,wizard"], 2, "unknown kind"),
+])
+def test_serve_refuses_a_bad_command_line(tmp_path, args, code, says):
+    from .conftest import cli_process
+
+    result = cli_process("serve", *args, "--port", "0", "--data", str(tmp_path), timeout=60)
+    assert result.code == code and says in result.stderr and "Traceback" not in result.stderr
