@@ -511,3 +511,73 @@ def test_serve_refuses_a_bad_command_line(tmp_path, args, code, says):
 
     result = cli_process("serve", *args, "--port", "0", "--data", str(tmp_path), timeout=60)
     assert result.code == code and says in result.stderr and "Traceback" not in result.stderr
+
+
+# ------------------------------------------------------------------ a real browser
+
+
+def chromium() -> str | None:
+    """Debian's Chromium (or one named by $CHROMIUM): the browser test drives it, never a download."""
+    import os
+    import shutil
+
+    return os.environ.get("CHROMIUM") or next(
+        (found for name in ("chromium", "chromium-browser", "google-chrome") if (found := shutil.which(name))), None)
+
+
+def test_two_browsers_play_a_match_each_seeing_its_own_hand(tmp_path):
+    """Headless Chromium, one context a seat, clicks the moves of a whole match of Klats; each page
+    shows its own hand's cards and only a count of the other's. Screenshots go to
+    $CARDRULES_SCREENS (default: the test's folder)."""
+    import os
+    from pathlib import Path
+
+    browser_path = chromium()
+    if browser_path is None:
+        pytest.skip("no Chromium installed (Debian: apt-get install chromium); .ci/run installs it")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test drives Chromium with playwright")
+    screens = Path(os.environ.get("CARDRULES_SCREENS") or tmp_path)
+    process, lines = start("klats", "--seats", "human,human", "--param", "target_total=50", data=tmp_path / "tables")
+    seat_links = links(lines)
+    try:
+        with within(150), sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+            pages = []
+            for seat in (0, 1):
+                page = browser.new_context(viewport={"width": 1100, "height": 820}).new_page()
+                page.goto(seat_links[seat])
+                page.wait_for_selector("#seats tr[data-seat]")
+                pages.append(page)
+            look = """seat => {  // what the page shows: its hands, its buttons, its last move's number
+                const hand = (s) => document.querySelector(`#seats tr[data-seat='${s}'] td[data-zone='hand']`);
+                const last = document.querySelector('#log li:last-child');
+                return {own: hand(seat).querySelectorAll('.card').length, other: hand(1 - seat).innerText.trim(),
+                        other_cards: hand(1 - seat).querySelectorAll('.card').length,
+                        buttons: document.querySelectorAll('#moves button').length, last: last ? last.value : 0,
+                        over: document.querySelector('#result').innerText.includes('match over')};
+            }"""
+            moves, rng = 0, random.Random(2)
+            while True:
+                shown = [page.evaluate(look, seat) for seat, page in enumerate(pages)]
+                for seen in shown:  # its own hand as cards; the other's as a count
+                    assert seen["other_cards"] == 0 and re.fullmatch(r"\d+ cards?", seen["other"]), seen
+                    assert seen["last"] == moves
+                if shown[0]["over"]:
+                    break
+                if moves == 8:
+                    for seat, page in enumerate(pages):
+                        assert shown[seat]["own"]
+                        page.screenshot(path=str(screens / f"serve_seat{seat}.png"), full_page=True)
+                mover = next(s for s, seen in enumerate(shown) if seen["buttons"])
+                pages[mover].locator("#moves button").nth(rng.randrange(shown[mover]["buttons"])).click()
+                moves += 1
+                for page in pages:
+                    page.wait_for_function("n => (document.querySelector('#log li:last-child')?.value || 0) >= n",
+                                           arg=moves)
+            for seat, page in enumerate(pages):
+                assert "match over" in page.inner_text("#result") and "no more moves" in page.inner_text("#moves")
+                page.screenshot(path=str(screens / f"serve_seat{seat}_end.png"), full_page=True)
+            browser.close()
+        assert moves > 8
+    finally:
+        stop(process)
