@@ -101,6 +101,7 @@ class Server:
         self.tables, self.lobby, self.rate = tables, lobby, rate
         self.sockets: dict[tuple[str, int], Connection] = {}
         self.pool = ThreadPoolExecutor(BOT_WORKERS, thread_name_prefix="cardrules-bot")
+        self.disk = ThreadPoolExecutor(1, thread_name_prefix="cardrules-sync")  # a disk flush holds up no table
         self.tasks: set[asyncio.Task] = set()
 
     # ---------------------------------------------------------------- the tables going on
@@ -113,7 +114,11 @@ class Server:
                 connection.send(table.state_for(seat))
 
     def start_bots(self, table: Table) -> None:
-        if table.bot_to_move() and not table.busy:
+        """Let the bots of `table` move if one is to; else the table waits for a person, and its
+        journal is made durable (in the disk's thread) as `play` does before each wait."""
+        if not table.bot_to_move():
+            self.disk.submit(table.journal.sync)
+        elif not table.busy:
             task = asyncio.get_running_loop().create_task(self.run_bots(table))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
@@ -136,7 +141,7 @@ class Server:
                 except EngineError as e:
                     table.broken = str(e)
                 self.broadcast(table)
-            table.journal.sync()  # waiting for a person: every move so far on the disk
+            self.disk.submit(table.journal.sync)  # waiting for a person: every move so far on the disk
         except Exception as e:  # noqa: BLE001 - a bug of ours stops this table, not the server
             log.exception("table %s stopped", table.id)
             table.broken = f"internal error: {type(e).__name__}: {clip(str(e), 200)}"
@@ -274,6 +279,7 @@ class Server:
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.disk.shutdown(wait=True)
         self.tables.close()
 
 
