@@ -2,8 +2,8 @@
 person's seat, and the journal that keeps the match on disk.
 
 Everything a seat is sent is built here, from `Game.view(seat)` and from the moves as that seat
-saw them (`redact.as_seen`, kept by the `bots.Table` that watches every seat): the state, the
-log, the answers to `why`. Nothing else of the match leaves the server. A table's journal is
+saw them (`redact.as_seen`, kept by the `bots.Table` that watches every seat) with what each did
+as that seat may know it (`narration`): the state, the log, the answers to `why`. Nothing else of the match leaves the server. A table's journal is
 the one `play --log` writes (docs/logs.md), its tokens a small file beside it, so a restarted
 server reopens the table where it stood and the links still work.
 """
@@ -20,6 +20,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ..cli.narrate import event_text
 from ..interpreter import gamelog, outputs
 from ..interpreter.bots import Table as Seating
 from ..interpreter.cards import UnknownCard, describe
@@ -27,6 +28,7 @@ from ..interpreter.compile import Compiled, compile_ruleset
 from ..interpreter.engine import EngineError, Game, new_game
 from ..interpreter.errors import CardrulesError, clip
 from ..interpreter.load import Loaded, load, resolve, split_selection
+from ..interpreter.narration import narrate, round_words, snapshot
 from ..interpreter.notation import MoveError, parse_move
 from ..interpreter.progress import endless_round, round_bound
 from ..interpreter.seats import HUMAN, parse_seat
@@ -99,9 +101,10 @@ class Table:
         game = new_game(compiled, seed)
         self.seating = Seating(game, [None] * game.n, watch=tuple(range(game.n)))
         self.moves: list[str] = []
+        self.told: list[list[tuple[str, ...]]] = [[] for _ in range(game.n)]  # per seat, per move: what it did
+        self.end_words = round_words(compiled.model)
         for text in moves:
-            self.seating.play(game.action_of(parse_move(text, game.open_plays())))
-            self.moves.append(text)
+            self._play(game.action_of(parse_move(text, game.open_plays())))
         self.round_bound = round_bound(game)
         self.broken = ""  # why the ruleset cannot go on, once it cannot
         self.busy = False  # a bot of this table is thinking
@@ -138,8 +141,8 @@ class Table:
             "zones": [{"name": z.name, "per_seat": z.per_seat, "piles": z.piles} for z in model.zones],
             "view": game.view(seat),
             "moves": [str(m) for m in game.legal_moves(seat)] if mine else [],
-            "log": [{"number": first + k + 1, "seat": s.mover, "move": str(s.move)}
-                    for k, s in enumerate(seen[first:])],
+            "log": [{"number": first + k + 1, "seat": s.mover, "move": str(s.move), "told": list(told)}
+                    for k, (s, told) in enumerate(zip(seen[first:], self.told[seat][first:]))],
             "rounds": [{"round": r.round, "reason": r.reason, "scores": list(r.scores), "totals": list(r.totals),
                         "plays": r.plays} for r in game.state.results],
             "winners": game.winners() if game.over else None,
@@ -213,13 +216,21 @@ class Table:
 
     # ---------------------------------------------------------------- the match going on
 
+    def _play(self, action: tuple) -> tuple[int, str]:
+        """Play `action`, and tell each seat what it did as that seat may know it (narration)."""
+        game = self.game
+        seat, move = game.to_move, game.move_of(action)
+        before = snapshot(game)
+        self.seating.play(action)
+        self.moves.append(str(move))
+        for viewer, told in enumerate(self.told):
+            told.append(tuple(event_text(e, viewer) for e in narrate(before, game, viewer, move, seat, self.end_words)))
+        return seat, str(move)
+
     def play(self, action: tuple) -> None:
         """Play `action` for the seat to move, write it to the journal, and the result at the end."""
         game = self.game
-        seat = game.to_move
-        text = str(game.move_of(action))
-        self.seating.play(action)
-        self.moves.append(text)
+        seat, text = self._play(action)
         self.journal.append(gamelog.move_line(seat, text))
         if game.over:
             self.journal.append(gamelog.result_line(gamelog.result_of(game)))

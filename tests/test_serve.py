@@ -550,7 +550,7 @@ def test_two_browsers_play_a_match_each_seeing_its_own_hand(tmp_path):
                 pages.append(page)
             look = """seat => {  // what the page shows: its hands, its buttons, its last move's number
                 const hand = (s) => document.querySelector(`#seats tr[data-seat='${s}'] td[data-zone='hand']`);
-                const last = document.querySelector('#log li:last-child');
+                const last = document.querySelector('#log > li:last-child');
                 return {own: hand(seat).querySelectorAll('.card').length, other: hand(1 - seat).innerText.trim(),
                         other_cards: hand(1 - seat).querySelectorAll('.card').length,
                         buttons: document.querySelectorAll('#moves button').length, last: last ? last.value : 0,
@@ -572,7 +572,7 @@ def test_two_browsers_play_a_match_each_seeing_its_own_hand(tmp_path):
                 pages[mover].locator("#moves button").nth(rng.randrange(shown[mover]["buttons"])).click()
                 moves += 1
                 for page in pages:
-                    page.wait_for_function("n => (document.querySelector('#log li:last-child')?.value || 0) >= n",
+                    page.wait_for_function("n => (document.querySelector('#log > li:last-child')?.value || 0) >= n",
                                            arg=moves)
             for seat, page in enumerate(pages):
                 assert "match over" in page.inner_text("#result") and "no more moves" in page.inner_text("#moves")

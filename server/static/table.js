@@ -162,8 +162,14 @@ function draw(state) {
   const log = $("log");
   log.replaceChildren();
   for (const entry of state.log) {
-    const item = el("li", `seat ${entry.seat}: ${entry.text || entry.move}`, entry.seat === state.seat ? "mine" : "");
+    const item = el("li", `seat ${entry.seat === state.seat ? `${entry.seat} (you)` : entry.seat}: ${entry.move}`,
+                    entry.seat === state.seat ? "mine" : "");
     item.value = entry.number;
+    if (entry.told.length) {
+      const told = el("ul", null, "told");
+      for (const line of entry.told) told.append(el("li", line));
+      item.append(told);
+    }
     log.append(item);
   }
   log.scrollTop = log.scrollHeight;
