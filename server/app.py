@@ -381,6 +381,7 @@ def make_app(tables: Tables, lobby: bool, rate: float = RATE) -> Starlette:
 
     app = Starlette(routes=[
         Route("/", server.home),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),  # no icon, and no 404 for it
         Route("/t/{table}/{seat:int}", server.table_page),
         Route("/api/rulesets", server.rulesets),
         Route("/api/tables", server.new_table, methods=["POST"]),

@@ -307,6 +307,7 @@ def test_a_restarted_server_reopens_the_table_where_it_stood(tmp_path):
     assert again.reopen() == []
     reopened = again.open[table.id]
     assert reopened.moves == table.moves and reopened.tokens == {0: token}
+    assert (data / f"{table.id}.seats.json").stat().st_mode & 0o077 == 0  # the tokens: for the owner's eyes
     with TestClient(serving.make_app(again, lobby=False, rate=1e6)) as c, \
             c.websocket_connect(f"/ws/{table.id}/0") as ws:
         state = hello(ws, token)
