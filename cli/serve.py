@@ -13,6 +13,7 @@ import typer
 from ..interpreter.errors import EXIT_USAGE
 from ..interpreter.load import split_selection
 from ..interpreter.seats import HUMAN
+from .i18n import _
 from .common import Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out, parse_params, seats_or_exit
 
 EXTRA = "pip install 'cardrules[serve]'"
@@ -67,20 +68,24 @@ def serve(
     listener = _listen(host, port)
     base = f"http://{_shown(host)}:{listener.getsockname()[1]}"
     for table_id, why in tables.reopen():
-        err.print(f"warning: table {table_id} in {folder} cannot be reopened: {why}", markup=False)
+        err.print(_("warning: table {id} in {folder} cannot be reopened: {why}").format(id=table_id, folder=folder, why=why),
+                  markup=False)
     for old in tables.open.values():
-        out.print(f"table {old.id} ({old.title}) reopened after {len(old.moves)} moves:", markup=False)
+        out.print(_("table {id} ({title}) reopened after {n} moves:").format(id=old.id, title=old.title, n=len(old.moves)),
+                  markup=False)
         _links(old, base)
     if spec is not None:
         try:
             table = tables.create(compiled, selection, kinds)
         except (TableError, OSError) as e:
             raise fail(f"cannot open the table: {e}", getattr(e, "hint", "")) from None
-        out.print(f"{table.title}: {len(kinds)} players ({', '.join(kinds)}), table {table.id}", markup=False)
+        out.print(_("{title}: {n} players ({kinds}), table {id}").format(title=table.title, n=len(kinds),
+                  kinds=", ".join(kinds), id=table.id), markup=False)
         _links(table, base)
     else:
-        out.print(f"lobby: {base}/", markup=False)
-    out.print(f"tables kept in {folder}; Ctrl-C stops the server, and they go on when it starts again", markup=False)
+        out.print(_("lobby: {url}").format(url=f"{base}/"), markup=False)
+    out.print(_("tables kept in {folder}; Ctrl-C stops the server, and they go on when it starts again").format(
+        folder=folder), markup=False)
     config = uvicorn.Config(make_app(tables, lobby=spec is None), log_level="warning", ws_max_size=MAX_FRAME,
                             ws_ping_interval=10, ws_ping_timeout=10, limit_concurrency=1000, lifespan="on")
     stops = {s: signal.signal(s, _stopped) for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s}
@@ -92,7 +97,8 @@ def serve(
         for s, handler in stops.items():
             signal.signal(s, handler)
     unfinished = sum(not t.game.over for t in tables.open.values())
-    out.print(f"server stopped; {unfinished} unfinished table{'s' * (unfinished != 1)} kept in {folder}", markup=False)
+    out.print(_("server stopped; unfinished tables kept in {folder}: {n}").format(folder=folder, n=unfinished),
+              markup=False)
 
 
 def _stopped(signum, frame) -> None:
@@ -102,7 +108,8 @@ def _stopped(signum, frame) -> None:
 
 def _links(table, base: str) -> None:
     for seat, token in sorted(table.tokens.items()):
-        out.print(f"seat {seat}: {base}/t/{table.id}/{seat}#{token}", markup=False, soft_wrap=True)
+        out.print(_("seat {seat}: {url}").format(seat=seat, url=f"{base}/t/{table.id}/{seat}#{token}"), markup=False,
+                  soft_wrap=True)
 
 
 def _shown(host: str) -> str:

@@ -255,7 +255,7 @@ class Server:
             asked = _message({"type": "websocket.receive", "text": (await _body(request)).decode("utf-8", "replace")})
             spec, kinds = _table_asked(asked)
             table = self.tables.create(_compiled(spec, len(kinds)), spec, kinds)
-        except (Refused, SeatError, CardrulesError) as e:
+        except (Refused, SeatError, CardrulesError, OSError) as e:
             text = getattr(e, "message", "") or str(e)
             hint = getattr(e, "hint", "")
             return JSONResponse({"error": text + (f" (hint: {hint})" if hint else "")}, 400)
