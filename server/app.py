@@ -70,9 +70,10 @@ class Connection:
         """Queue `message` for this socket; a browser too slow to take them is let go."""
         try:
             self.outbox.put_nowait(message)
-        except asyncio.QueueFull:
-            self.outbox = asyncio.Queue(1)
-            self.outbox.put_nowait(None)  # the writer closes the socket; the page reconnects
+        except asyncio.QueueFull:  # what waits is dropped; the writer closes the socket, the page reconnects
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+            self.outbox.put_nowait(None)
 
     async def write(self) -> None:
         while True:

@@ -315,8 +315,8 @@ class Tables:
                 continue
             try:
                 table = self._reopen(table_id, path)
-            except (CardrulesError, OSError, ValueError) as e:
-                failed.append((table_id, clip(str(e), 300)))
+            except (CardrulesError, OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+                failed.append((table_id, clip(str(e) or type(e).__name__, 300)))
                 continue
             if table is not None:
                 self.open[table_id] = table

@@ -582,3 +582,24 @@ def test_two_browsers_play_a_match_each_seeing_its_own_hand(tmp_path):
         assert moves > 8
     finally:
         stop(process)
+
+
+def test_a_browser_too_slow_to_read_is_let_go(server, monkeypatch):
+    """More messages waiting than OUTBOX: they are dropped and the socket closed, so it reconnects
+    to the state as it is now; the server holds nothing more for it."""
+    tables, client = server
+    table = tables.create(compiled("klats", 2), "klats", ["human", "human"], seed=2)
+    monkeypatch.setattr(serving, "OUTBOX", 4)
+    with within(30), client() as c, c.websocket_connect(f"/ws/{table.id}/0") as ws:
+        hello(ws, table.tokens[0])
+        connection = c.app.state.server.sockets[(table.id, 0)]
+        c.portal.call(lambda: _flood(connection))
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                receive(ws)
+        assert closed.value.code == 1013
+
+
+async def _flood(connection) -> None:
+    for _ in range(serving.OUTBOX + 3):  # sent at once, before the writer can take any
+        connection.send({"type": "state", "n": 0})
