@@ -38,8 +38,9 @@ def serve(
     variant: Variants = None,
     house: House = None,
 ) -> None:
-    """Serve card games to browsers: each person plays at a link of their own and sees only their
-    own view; bots play on the server. Stop it with Ctrl-C: the tables go on when it starts again."""
+    """Play in browsers: a link per person, each seeing only their own view.
+
+    Bots play on the server. Stop it with Ctrl-C: the tables go on when it starts again."""
     try:
         import uvicorn
 
