@@ -223,8 +223,9 @@ class Table:
         before = snapshot(game)
         self.seating.play(action)
         self.moves.append(str(move))
-        for viewer, told in enumerate(self.told):
-            told.append(tuple(event_text(e, viewer) for e in narrate(before, game, viewer, move, seat, self.end_words)))
+        for viewer, told in enumerate(self.told):  # a bot's seat is sent nothing: it is told nothing
+            told.append(tuple(event_text(e, viewer) for e in narrate(before, game, viewer, move, seat, self.end_words))
+                        if self.is_person(viewer) else ())
         return seat, str(move)
 
     def play(self, action: tuple) -> None:
