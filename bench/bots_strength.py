@@ -43,7 +43,7 @@ def compiled(spec: str, players: int):
 
 def play(task: tuple) -> tuple[float, list[float]]:
     """One match: the first bot's share of the win, and the ismcts seat's decision times. An error
-    comes back as a plain RuntimeError, which pickles (not every error of ours does)."""
+    comes back naming the cell and the match it happened in."""
     try:
         return _play(*task)
     except Exception as e:

@@ -22,10 +22,23 @@ class CardrulesError(Exception):
         super().__init__(message)
         self.message, self.hint, self.location = message, hint, location
 
+    def __reduce__(self):
+        """Pickled as its class and attributes, whatever its constructor takes: an error raised
+        in a worker process comes back whole to the pool (which would otherwise die trying to
+        call `RulesError(message)`)."""
+        return _restore, (type(self), self.args, self.__dict__)
+
     def render(self) -> str:
         """`location: error: message` and the hint on its own line, as the command line prints it."""
         head = f"{self.location}: error: {self.message}" if self.location else f"error: {self}"
         return head + (f"\n  hint: {self.hint}" if self.hint else "")
+
+
+def _restore(cls: type, args: tuple, attributes: dict) -> CardrulesError:
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(attributes)
+    return error
 
 
 def clip(text: str, limit: int = 80) -> str:
