@@ -91,6 +91,7 @@ class Table:
 
     def __init__(self, game: Game, bots: list, watch: tuple[int, ...] = ()):
         self.game, self.bots = game, bots
+        self.compiled = getattr(game, "reference", game.c)  # the ruleset as compiled, on either engine
         self.choices = Choices(game.c)
         seats = {s for s, bot in enumerate(bots) if getattr(bot, "observes", False)} | set(watch)
         self.start = {s: game.view(s) for s in sorted(seats)}
@@ -99,7 +100,7 @@ class Table:
     def seat_view(self, seat: int) -> SeatView:
         game = self.game
         legal = tuple(game.actions()) if game.to_move == seat else ()
-        return SeatView(game.c, seat, game.view(seat), public_flow(game.state), legal, self.start.get(seat),
+        return SeatView(self.compiled, seat, game.view(seat), public_flow(game.state), legal, self.start.get(seat),
                         tuple(self.history.get(seat, ())))
 
     def choose(self, bot=None) -> tuple:
@@ -162,7 +163,7 @@ class GreedyBot:
             if world.to_move != seen.seat:  # a world whose flow went otherwise: it cannot answer this decision
                 continue
             for i, action in enumerate(actions):
-                trial = fork(world, rng)
+                trial = fork(world)
                 try:
                     trial.play(action)
                 except EngineError:  # the ruleset cannot go on after it: the worst there is

@@ -23,6 +23,7 @@ from collections import Counter
 from . import model as m
 from .compile import Compiled
 from .engine import Game, State
+from .fast import FastGame
 from .notation import Move
 from .redact import UNSEEN
 
@@ -181,7 +182,9 @@ class Knowledge:
 
 
 class Sampler:
-    """Deals worlds for one decision: the seat's knowledge and the public flow, set once."""
+    """Deals worlds for one decision: the seat's knowledge and the public flow, set once. Worlds
+    run on the fast engine (`fast.FastGame`), whichever engine runs the real match: the two
+    play alike, and a search plays thousands of moves a decision."""
 
     def __init__(self, compiled: Compiled, knowledge: Knowledge, flow: State):
         self.c, self.flow = compiled, flow
@@ -229,7 +232,7 @@ class Sampler:
         state = dataclasses.replace(flow, zones=zones, totals=list(flow.totals), next_turns=list(flow.next_turns),
                                     window=None if flow.window is None else list(flow.window),
                                     results=list(flow.results), silent=set(flow.silent))
-        return Game.resume(self.c, state, rng.getrandbits(64))
+        return FastGame.resume(self.c, state, rng.getrandbits(64))
 
 
 class Memory:
@@ -259,6 +262,7 @@ def _split(cards: list[int], piles: int, rng: random.Random) -> list[list[int]]:
     return [cards[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
-def fork(game: Game, rng: random.Random) -> Game:
-    """A copy of a (sampled) match to try a line of play in, its chance drawn from `rng`."""
-    return Game.resume(game.c, game.state.copy(), rng.getrandbits(64))
+def fork(game: FastGame) -> FastGame:
+    """A copy of a sampled match to try a line of play in. Its chance is the world's own, so the
+    lines tried in one world meet the same luck and differ by their moves alone."""
+    return game.clone()
