@@ -224,8 +224,10 @@ class Sampler:
             put(place, [[next(next_card[f]) for f in pile] for pile in shown] if self.c.model.zones[place[0]].piles
                 else [next(next_card[f]) for f in shown])
         for place, count, piles, pins in self.places:
-            faces = pins + [pool.pop() for _ in range(count - len(pins))]
-            rng.shuffle(faces)
+            faces = [pool.pop() for _ in range(count - len(pins))]
+            if pins:  # the pool is shuffled already: only the known faces need a place among the rest
+                faces += pins
+                rng.shuffle(faces)
             cards = [next(next_card[f]) for f in faces]
             put(place, cards if piles is None else _split(cards, piles, rng))
         flow = self.flow

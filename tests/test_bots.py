@@ -327,14 +327,15 @@ def test_greedy_beats_random_clearly(name):
     assert wins >= 0.7 * games, f"greedy won {wins} of {games}"
 
 
-@pytest.mark.parametrize("name, budget", [("klats", 40), ("arne_total@en+minimum", 15)])
+@pytest.mark.parametrize("name, budget", [("klats", 40), ("arne_92", 30), ("arne_total@en", 30), ("arne_total@ru", 30),
+                                          ("arne_total@en+minimum", 30)])
 def test_ismcts_beats_random_clearly(name, budget):
     c = compiled(name)
     wins = 0.0
-    games = 8
+    games = 12  # a bot gone random reaches 9 of 12 once in 14 seeds
     for g in range(games):
         seats = f"ismcts:{budget},random" if g % 2 == 0 else f"random,ismcts:{budget}"
         _, game = play_match(c, seats, 200 + g)
         winners = game.winners()
         wins += (g % 2 in winners) / len(winners)
-    assert wins >= 0.75 * games, f"ismcts won {wins} of {games}"
+    assert wins >= 0.7 * games, f"ismcts won {wins} of {games}"
