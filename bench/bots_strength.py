@@ -41,11 +41,14 @@ def compiled(spec: str, players: int):
     return _compiled[spec, players]
 
 
-def play(task: tuple) -> tuple[float, list[float]]:
-    """One match: the first bot's share of the win, and the ismcts seat's decision times. An error
-    comes back naming the cell and the match it happened in."""
+def play(task: tuple) -> tuple[float, list[float], float]:
+    """One match: the first bot's share of the win, the ismcts seat's decision times, and the
+    processor time the match took (what a run on idle cores needs, however loaded this one is).
+    An error comes back naming the cell and the match it happened in."""
     try:
-        return _play(*task)
+        cpu = time.process_time()
+        wins, times = _play(*task)
+        return wins, times, time.process_time() - cpu
     except Exception as e:
         raise RuntimeError(f"{task[4]} match {task[5]}: {type(e).__name__}: {e}") from None
 
@@ -114,24 +117,27 @@ def main() -> None:
     targets = {f"{a} vs {b}": t for a, b, t in PAIRS} | {"ismcts vs 3 random": 0.50}
     print(f"bots_strength: {args.games} matches a cell, ismcts seat '{args.ismcts}', seed {args.seed}, "
           f"{args.workers} workers\n")
-    print("| ruleset | cell | win rate | 95% CI | target | met |")
-    print("|---|---|---|---|---|---|", flush=True)
-    started, times = time.perf_counter(), []
+    print("| ruleset | cell | win rate | 95% CI | target | met | cpu s/match |")
+    print("|---|---|---|---|---|---|---|", flush=True)
+    started, times, cpu = time.perf_counter(), [], 0.0
     with multiprocessing.Pool(args.workers) as pool:
         for spec, name, tasks in plan:  # each row as soon as its cell is done: a cut run keeps its rows
             outcomes = pool.map(play, tasks, chunksize=1)
-            wins = sum(w for w, _ in outcomes)
+            wins = sum(w for w, _, _ in outcomes)
+            cell_cpu = sum(c for _, _, c in outcomes)
+            cpu += cell_cpu
             low, high = wilson(wins, len(outcomes))
             target = targets[name]
             met = "yes" if low >= target else ("no" if high < target else "unsure")
-            print(f"| {spec} | {name} | {wins / len(outcomes):.0%} | {low:.0%}-{high:.0%} | >= {target:.0%} | {met} |",
+            print(f"| {spec} | {name} | {wins / len(outcomes):.0%} | {low:.0%}-{high:.0%} | >= {target:.0%} | {met} | {cell_cpu / len(outcomes):.1f} |",
                   flush=True)
-            times += [t for _, ts in outcomes for t in ts]
+            times += [t for _, ts, _ in outcomes for t in ts]
     if times:
         times.sort()
         print(f"\nismcts decisions ('{args.ismcts}', two or more legal moves): {len(times)}, median "
               f"{statistics.median(times):.3f} s, 95th percentile {times[int(0.95 * (len(times) - 1))]:.3f} s")
-    print(f"wall time {time.perf_counter() - started:.0f} s")
+    print(f"wall time {time.perf_counter() - started:.0f} s; processor time {cpu:.0f} s, so about "
+          f"{cpu / args.workers:.0f} s on {args.workers} idle cores")
 
 
 if __name__ == "__main__":
