@@ -9,7 +9,8 @@ random bots, at seat i % 4; its target is twice the fair share (50%). Ties count
 a win. Each match's game and bot seeds come from the run seed, the cell and the match index, so
 the figures do not depend on --workers; each worker compiles the rulesets itself (compiled
 rulesets hold closures, which do not pickle). Decision times are the ismcts seat's, over the
-decisions with two or more legal moves, in the matches of this run.
+decisions with two or more legal moves, in the matches of this run, in processor time (as are the
+seconds a match takes): on a shared machine, what one idle core would need.
 """
 from __future__ import annotations
 
@@ -61,10 +62,10 @@ def _play(spec: str, seats: tuple, me: int, run_seed: int, cell: str, index: int
     table, times = Table(game, bots), []
     while not game.over:
         timed = seats[game.to_move].startswith("ismcts") and len(game.actions()) > 1
-        start = time.perf_counter()
+        start = time.process_time()  # the processor's time: what one idle core would take, however loaded this one is
         action = table.choose()
         if timed:
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
         table.play(action)
     winners = game.winners()
     return (1.0 / len(winners) if me in winners else 0.0), times
@@ -134,7 +135,7 @@ def main() -> None:
             times += [t for _, ts, _ in outcomes for t in ts]
     if times:
         times.sort()
-        print(f"\nismcts decisions ('{args.ismcts}', two or more legal moves): {len(times)}, median "
+        print(f"\nismcts decisions ('{args.ismcts}', two or more legal moves, processor time): {len(times)}, median "
               f"{statistics.median(times):.3f} s, 95th percentile {times[int(0.95 * (len(times) - 1))]:.3f} s")
     print(f"wall time {time.perf_counter() - started:.0f} s; processor time {cpu:.0f} s, so about "
           f"{cpu / args.workers:.0f} s on {args.workers} idle cores")
