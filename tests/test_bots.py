@@ -327,8 +327,8 @@ def test_greedy_beats_random_clearly(name):
     assert wins >= 0.7 * games, f"greedy won {wins} of {games}"
 
 
-@pytest.mark.parametrize("name, budget", [("klats", 40), ("arne_92", 30), ("arne_total@en", 30), ("arne_total@ru", 30),
-                                          ("arne_total@en+minimum", 30)])
+@pytest.mark.parametrize("name, budget", [("klats", 40), ("arne_92", 60), ("arne_total@en", 60), ("arne_total@ru", 60),
+                                          ("arne_total@en+minimum", 60)])
 def test_ismcts_beats_random_clearly(name, budget):
     c = compiled(name)
     wins = 0.0
