@@ -23,8 +23,9 @@ import time
 
 from cardrules.interpreter.bots import Table, make_bot
 from cardrules.interpreter.compile import compile_ruleset
-from cardrules.interpreter.engine import Game
+from cardrules.interpreter.engine import EngineError, new_game
 from cardrules.interpreter.load import load, split_selection
+from cardrules.interpreter.progress import endless_round, round_bound
 from cardrules.interpreter.seats import parse_seat
 
 RULESETS = ["klats", "arne_92", "arne_total@en", "arne_total@ru", "arne_total@en+minimum"]
@@ -57,10 +58,12 @@ def play(task: tuple) -> tuple[float, list[float], float]:
 def _play(spec: str, seats: tuple, me: int, run_seed: int, cell: str, index: int) -> tuple[float, list[float]]:
     c = compiled(spec, len(seats))
     seeds = random.Random(f"{run_seed}:{cell}:{index}")
-    game = Game(c, seeds.getrandbits(64))
+    game = new_game(c, seeds.getrandbits(64))
     bots = [make_bot(parse_seat(kind), random.Random(seeds.getrandbits(64))) for kind in seats]
-    table, times = Table(game, bots), []
+    table, times, bound = Table(game, bots), [], round_bound(game)
     while not game.over:
+        if game.state.round_plays > bound:  # as `bots.play_out`: a match that cannot end is an error, not a hang
+            raise EngineError(*endless_round(game))
         timed = seats[game.to_move].startswith("ismcts") and len(game.actions()) > 1
         start = time.process_time()  # the processor's time: what one idle core would take, however loaded this one is
         action = table.choose()

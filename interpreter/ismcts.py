@@ -142,7 +142,11 @@ def _rewards(values: list[float], scale: list[float], rivals: tuple) -> list[flo
 
 
 class IsmctsBot:
-    """Chooses the most visited move of an ISMCTS search from its seat's knowledge."""
+    """Chooses the most visited move of an ISMCTS search from its seat's knowledge, never the
+    same move twice from the same view in one match: a search scored a few actions ahead sees
+    no cost in a cycle (a card that fetches back the card that fetched it, in a window open to
+    as many plays as the seats like), and a bot that chose it again each time would never let
+    the round end. Its own view is all it compares, so this stays honest."""
 
     observes = True
 
@@ -150,11 +154,20 @@ class IsmctsBot:
         self.rng, self.iterations, self.seconds = rng, iterations, seconds
         self.kind = str(Seat("ismcts", iterations, seconds))
         self.memory = Memory()
+        self.taken: set[tuple] = set()  # (view, move) chosen in this match
+        self.start: dict | None = None
 
     def choose(self, seen) -> tuple:
         legal = seen.actions()
         if len(legal) == 1:
             return legal[0]
+        if seen.start is not self.start:  # a new match
+            self.taken, self.start = set(), seen.start
         sampler = self.memory.sampler(seen)
         edges = search(sampler, seen.seat, legal, self.rng, self.iterations, self.seconds)
-        return edges[0].action if edges else self.rng.choice(legal)
+        view = repr(seen.view)
+        fresh = [e.action for e in edges if (view, key(seen.seat, e.action)) not in self.taken]
+        fresh += [a for a in legal if (view, key(seen.seat, a)) not in self.taken and a not in fresh]
+        action = fresh[0] if fresh else self.rng.choice(legal)
+        self.taken.add((view, key(seen.seat, action)))
+        return action

@@ -339,3 +339,13 @@ def test_ismcts_beats_random_clearly(name, budget):
         winners = game.winners()
         wins += (g % 2 in winners) / len(winners)
     assert wins >= 0.7 * games, f"ismcts won {wins} of {games}"
+
+
+def test_ismcts_never_makes_the_same_move_twice_from_the_same_view():
+    """A cycle (a card fetching back the card that fetched it) would otherwise never end a round."""
+    c = compiled("arne_total@en")
+    game, table = next(positions(c, seed=21, watched=0))
+    seen = seat_view(game, table, 0)
+    bot = IsmctsBot(random.Random(1), iterations=30)
+    chosen = [bot.choose(seen) for _ in range(len(seen.actions()))]
+    assert sorted(map(repr, chosen)) == sorted(map(repr, seen.actions()))  # each legal move once, then the next best
