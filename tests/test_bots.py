@@ -332,13 +332,13 @@ def test_greedy_beats_random_clearly(name):
 def test_ismcts_beats_random_clearly(name, budget):
     c = compiled(name)
     wins = 0.0
-    games = 12  # a bot gone random reaches 9 of 12 once in 14 seeds
+    games = 16  # a bot gone random reaches 11 of 16 once in 10 seeds
     for g in range(games):
         seats = f"ismcts:{budget},random" if g % 2 == 0 else f"random,ismcts:{budget}"
         _, game = play_match(c, seats, 200 + g)
         winners = game.winners()
         wins += (g % 2 in winners) / len(winners)
-    assert wins >= 0.7 * games, f"ismcts won {wins} of {games}"
+    assert wins >= 0.65 * games, f"ismcts won {wins} of {games}"
 
 
 def test_ismcts_never_makes_the_same_move_twice_from_the_same_view():
