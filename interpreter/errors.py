@@ -8,6 +8,8 @@ also be a `ValueError` or `LookupError` where callers already catch those.
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 EXIT_FINDINGS = 1  # bad input, or findings such as a failed scenario
 EXIT_USAGE = 2  # the command line itself is wrong
 
@@ -22,7 +24,7 @@ class CardrulesError(Exception):
         super().__init__(message)
         self.message, self.hint, self.location = message, hint, location
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., CardrulesError], tuple[Any, ...]]:
         """Pickled as its class and attributes, whatever its constructor takes: an error raised
         in a worker process comes back whole to the pool (which would otherwise die trying to
         call `RulesError(message)`)."""
@@ -34,8 +36,8 @@ class CardrulesError(Exception):
         return head + (f"\n  hint: {self.hint}" if self.hint else "")
 
 
-def _restore(cls: type, args: tuple, attributes: dict) -> CardrulesError:
-    error = cls.__new__(cls, *args)
+def _restore(cls: type[CardrulesError], args: tuple[Any, ...], attributes: dict[str, Any]) -> CardrulesError:
+    error: CardrulesError = cls.__new__(cls, *args)
     error.args = args
     error.__dict__.update(attributes)
     return error
