@@ -332,6 +332,9 @@ class _Builder:
     def setup_step(self, s) -> Line:
         if isinstance(s, m.Shuffle):
             return self.say("shuffle", zone=Code(s.zone))
+        if isinstance(s, m.Let):
+            value = next(v for v in self.model.values if v.name == s.name)
+            return self.say("let", name=Code(s.name), expr=self.code(value.init))
         if isinstance(s, m.Deal):
             line = (self.say("deal_all", source=Code(s.source), dest=Code(s.dest)) if s.count is None else
                     self.say("deal", count=self.count(s.count), source=Code(s.source), dest=Code(s.dest)))
@@ -349,6 +352,9 @@ class _Builder:
         return self.section("turn", "turn", [Paragraph(self.say("turn_intro")), Items(steps, ordered=True)])
 
     def turn_step(self, s) -> Line:
+        if isinstance(s, m.EffectStep):
+            line = self.say("step_then") + self.effect(s.effect)
+            return line + (self.say("step_when", cond=self.phrase(s.when)) if s.when is not None else ())
         if isinstance(s, m.Draw):
             key = "draw" if self.model.zone(s.dest).per_seat else "draw_shared"
             line = self.say(key, count=self.count(s.count), source=Code(s.source), dest=Code(s.dest))
@@ -410,6 +416,8 @@ class _Builder:
         return self.section("plays", "plays", subsections)
 
     def play(self, p: m.Play) -> list:
+        if p.value is not None:
+            return self.value_play(p)
         own = self.model.zone(p.card_zone).per_seat
         line = self.say("play_card_own" if own else "play_card", zone=Code(p.card_zone))
         if p.card_filter is not None:
@@ -444,7 +452,31 @@ class _Builder:
             blocks.append(Items(tuple(self.effect(e) + self.note(e.provenance) for e in p.effects), ordered=True))
         return blocks
 
+    def value_play(self, p: m.Play) -> list:
+        """A play of no card: its choices, then its effects."""
+        v = p.value
+        where = self.say("choose_where", cond=self.phrase(v.where)) if v.where is not None else ()
+        items = []
+        if p.choose:
+            c = p.choose
+            chosen = self.say("choose_where", cond=self.phrase(c.where)) if c.where is not None else ()
+            items.append(self.say(f"choose_seat_{'other' if c.seats == 'other' else 'any'}", name=Code(c.name),
+                                  zone=Code(""), where=chosen) + self.note(c.provenance))
+        items.append(self.say("play_value", attribute=Code(v.zone), name=Code(v.name), where=where)
+                     + self.note(v.provenance))
+        blocks: list = [Items(tuple(items))]
+        if p.effects:
+            blocks.append(Paragraph(self.say("then")))
+            blocks.append(Items(tuple(self.effect(e) + self.note(e.provenance) for e in p.effects), ordered=True))
+        return blocks
+
     def effect(self, e) -> Line:
+        if isinstance(e, m.Guarded):
+            return self.say("guarded", cond=self.phrase(e.when)) + self.effect(e.effect)
+        if isinstance(e, m.SetValue):
+            return self.say("set_value", name=Code(e.name), expr=self.code(e.expr))
+        if isinstance(e, m.EndTurn):
+            return self.say("end_turn")
         if isinstance(e, m.Merge):
             where = self.say("merge_where", cond=self.phrase(e.where)) if e.where is not None else ()
             return self.say("merge", var=Code(e.var), coll=self.code(e.collection), where=where)

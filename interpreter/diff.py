@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from . import model as m
-from .cards import _items
+from .cards import _effect, _items
 from .compile import ConfigError, compile_ruleset
 from .unparse import unparse
 
@@ -113,6 +113,8 @@ def _plays_of_kinds(model: m.Ruleset) -> dict[str, list[m.Play]]:
     compiled = compile_ruleset(model, model.counts[-1])
     out: dict[str, list[m.Play]] = {k.name: [] for k in model.kinds}
     for play in compiled.plays:
+        if play.value is not None:  # a play of no card plays no kind
+            continue
         faces = play.faces if play.faces is not None else set(compiled.face_of)
         for kind in {model.deck[f].kind for f in faces}:
             out[kind].append(play.model)
@@ -136,8 +138,12 @@ def _timing(model: m.Ruleset) -> dict[str, str]:
 def _signature(model: m.Ruleset, play: m.Play, timing: dict[str, str]) -> frozenset:
     """What a play does, with no names in it: its timing, where its card goes and how, what it
     targets and which effects follow."""
-    zone = model.zone(play.dest_zone)
-    parts = {("timing", timing[play.name]), ("to", zone.per_seat, zone.visibility, zone.piles, play.dest_seats),
+    if play.value is not None:  # a play of no card: what it names instead
+        parts = {("timing", timing[play.name]), ("value", play.value.zone)}
+    else:
+        zone = model.zone(play.dest_zone)
+        parts = {("to", zone.per_seat, zone.visibility, zone.piles, play.dest_seats)}
+    parts |= {("timing", timing[play.name]),
              ("new pile", play.new_pile is not None), ("onto pile", play.onto_pile is not None),
              ("with", play.mate is not None)}
     if play.choose:
@@ -234,6 +240,9 @@ def _facts(model: m.Ruleset, renames: dict[str, str]) -> dict[tuple[str, str], S
             [f"{'per seat' if z.per_seat else 'shared'}, {z.visibility}, {'piles' if z.piles else 'cards'}"],
             z.provenance)
     add("players and setup", "setup", [_setup_step(s) for s in model.setup], _merged(s.provenance for s in model.setup))
+    for v in model.values:
+        add("players and setup", f"value {v.name}",
+            [f"let {v.name} = {unparse(v.init)}, {'for the match' if v.per_match else 'each round'}"], v.provenance)
     for a in model.attributes:
         add("components and deck", f"attribute {a.name}",
             [", ".join(v.name for v in a.values) if a.is_enum else f"{a.low}..{a.high}"], a.provenance)
@@ -307,6 +316,8 @@ def _merged(provenances) -> m.Provenance:
 def _setup_step(step) -> str:
     if isinstance(step, m.Shuffle):
         return f"shuffle deck into {step.zone}"
+    if isinstance(step, m.Let):
+        return f"let {step.name}"
     verb = "deal" if isinstance(step, m.Deal) else "move"
     count = "all" if step.count is None else unparse(step.count)
     return f"{verb} {count} from {step.source} to {step.dest}" + (f" where {unparse(step.where)}" if step.where else "")
@@ -316,6 +327,8 @@ def _step(step) -> str:
     when = f" when {unparse(step.when)}" if step.when is not None else ""
     if isinstance(step, m.Draw):
         return f"draw {unparse(step.count)} from {step.source} to {step.dest}{when}"
+    if isinstance(step, m.EffectStep):
+        return f"then {_effect(step.effect)}{when}"
     if step.repeat:
         return f"may play any of {', '.join(step.plays)}{when}"
     if step.optional:

@@ -466,6 +466,8 @@ def _index(a: Analysis) -> None:
                 define(item.parts[0], "document", item)
             elif item.kind == "mark":
                 define(item.parts[0], "mark", item)
+            elif item.kind == "let":  # a named value, of setup or of the match
+                define(item.parts[0], "named value", item)
             elif item.kind in ("replace", "extend", "add"):
                 definitions(item.parts[0])
             elif item.kind == "for":
@@ -480,12 +482,12 @@ def _index(a: Analysis) -> None:
 
 
 _ZONE = ("zone",)
-_EXPRESSION = ("zone", "param", "value", "attribute", "define")  # what a bare name in an expression may name
+_EXPRESSION = ("zone", "param", "value", "attribute", "define", "named value")  # what a bare name in an expression may name
 # clause or item kind -> {part: the kinds of the names written there}
 _PART_KINDS = {
     "play_step": {0: ("play",)}, "window_plays": {0: ("play",)}, "requires": {0: ("edition",)},
     "for": {0: ("edition",)}, "combines": {0: ("variant",)}, "card": {0: _ZONE}, "with": {1: _ZONE},
-    "to": {0: _ZONE}, "choose": {2: _ZONE}, "shuffle": {0: _ZONE}, "deal": {1: _ZONE, 2: _ZONE},
+    "to": {0: _ZONE}, "choose": {2: _ZONE}, "choose_value": {2: ("attribute",)}, "set_value": {0: ("named value",)}, "shuffle": {0: _ZONE}, "deal": {1: _ZONE, 2: _ZONE},
     "move": {1: _ZONE, 2: _ZONE}, "draw": {1: _ZONE, 2: _ZONE}, "swap": {0: _ZONE}, "pass_zone": {0: _ZONE},
     "each": {0: ("attribute",)}, "fixed": {0: ("attribute",), 1: ("value",)},
 }
@@ -564,7 +566,7 @@ def _clause_names(c: s.Clause, bound: dict[str, Span], out: list[Occurrence]) ->
         parts = parts[1:]
     elif c.kind == "play":
         for item in c.items:
-            binder = {"with": 0, "choose": 1, "merge": 0, "move_cards": 2}.get(item.kind)
+            binder = {"with": 0, "choose": 1, "choose_value": 1, "merge": 0, "move_cards": 2}.get(item.kind)
             if binder is not None and isinstance(item.parts[binder], s.Ident):
                 binders.append(item.parts[binder])
     inner = {**bound, **{b.text: b.span for b in binders}}

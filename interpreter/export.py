@@ -16,7 +16,7 @@ from .engine import Game
 from .unparse import unparse
 
 FORMAT = "cardrules-ruleset/2"
-SETUP_STEPS = {m.Shuffle: "shuffle", m.Deal: "deal", m.Transfer: "move"}  # as the text writes them
+SETUP_STEPS = {m.Shuffle: "shuffle", m.Deal: "deal", m.Transfer: "move", m.Let: "let"}  # as the text writes them
 
 
 def export(model: m.Ruleset) -> dict:
@@ -49,6 +49,8 @@ def export(model: m.Ruleset) -> dict:
             "provenance": _provenance(model.teams.provenance)},
         "zones": [{"name": z.name, "scope": _scope(z), "visibility": z.visibility, "piles": z.piles,
                    "provenance": _provenance(z.provenance)} for z in model.zones],
+        "values": [{"name": v.name, "type": v.type, "let": expression(v.init), "per": "match" if v.per_match
+                    else "round", "provenance": _provenance(v.provenance)} for v in model.values],
         "setup": [_setup_step(step) for step in model.setup],
         "cleanup": [_setup_step(step) for step in model.cleanup],
         "plays": [_play(p) for p in model.plays],
@@ -86,6 +88,8 @@ def tree(e) -> dict:
             return {"node": "ref", "type": t, "name": name}
         case m.ParamRef(name=name, type=t):
             return {"node": "param", "type": t, "name": name}
+        case m.ValueRef(name=name, type=t):
+            return {"node": "value", "type": t, "name": name}
         case m.ZoneRef(zone=zone, seat=seat, piles=piles, type=t):
             return {"node": "zone", "type": t, "zone": zone, "seat": None if seat is None else tree(seat),
                     "piles": piles}
@@ -148,6 +152,8 @@ def _kind(k: m.CardKind) -> dict:
 def _setup_step(step) -> dict:
     if isinstance(step, m.Shuffle):
         return {"step": "shuffle", "zone": step.zone, "provenance": _provenance(step.provenance)}
+    if isinstance(step, m.Let):
+        return {"step": "let", "value": step.name, "provenance": _provenance(step.provenance)}
     return {"step": SETUP_STEPS[type(step)], "count": None if step.count is None else expression(step.count),
             "from": step.source, "to": step.dest, "where": expression(step.where),
             "provenance": _provenance(step.provenance)}
@@ -160,9 +166,10 @@ def _condition(c: m.Condition | None) -> dict | None:
 def _play(p: m.Play) -> dict:
     return {
         "name": p.name,
-        "card": {"zone": p.card_zone, "where": expression(p.card_filter), "provenance": _provenance(p.card_provenance)},
-        "to": {"zone": p.dest_zone, "seats": p.dest_seats or None, "seat": expression(p.dest_seat),
-               "provenance": _provenance(p.dest_provenance)},
+        "card": None if p.value else {"zone": p.card_zone, "where": expression(p.card_filter),
+                                      "provenance": _provenance(p.card_provenance)},
+        "to": None if p.value else {"zone": p.dest_zone, "seats": p.dest_seats or None,
+                                    "seat": expression(p.dest_seat), "provenance": _provenance(p.dest_provenance)},
         "new_pile": _condition(p.new_pile),
         "onto_pile": _condition(p.onto_pile),
         "with": None if p.mate is None else {
@@ -171,6 +178,9 @@ def _play(p: m.Play) -> dict:
         "choose": None if p.choose is None else {
             "kind": p.choose.kind, "name": p.choose.name, "zone": p.choose.zone, "seats": p.choose.seats,
             "where": expression(p.choose.where), "provenance": _provenance(p.choose.provenance)},
+        "value": None if p.value is None else {
+            "name": p.value.name, "attribute": p.value.zone, "where": expression(p.value.where),
+            "provenance": _provenance(p.value.provenance)},
         "effects": [_effect(e) for e in p.effects],
         "provenance": _provenance(p.provenance),
     }
@@ -198,6 +208,13 @@ def _effect(e) -> dict:
         return {"effect": "no_answer", "seat": expression(e.seat), "provenance": _provenance(e.provenance)}
     if isinstance(e, m.NextTurn):
         return {"effect": "next_turn", "to": expression(e.seat), "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.SetValue):
+        return {"effect": "set", "value": e.name, "to": expression(e.expr), "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.EndTurn):
+        return {"effect": "end_turn", "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.Guarded):
+        return {"effect": "guarded", "when": expression(e.when), "then": _effect(e.effect),
+                "provenance": _provenance(e.provenance)}
     raise TypeError(f"not an effect: {e!r}")
 
 
@@ -210,6 +227,9 @@ def _turn_step(step) -> dict:
     if isinstance(step, m.PlayStep):
         return {"step": "play", "plays": list(step.plays), "or_pass": step.or_pass, "optional": step.optional,
                 "repeat": step.repeat, "when": expression(step.when), "provenance": _provenance(step.provenance)}
+    if isinstance(step, m.EffectStep):
+        return {"step": "effect", "effect": _effect(step.effect), "when": expression(step.when),
+                "provenance": _provenance(step.provenance)}
     return {"step": "draw", "count": expression(step.count), "from": step.source, "to": step.dest,
             "when": expression(step.when), "provenance": _provenance(step.provenance)}
 
@@ -309,23 +329,27 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     if model.cleanup:
         block("cleanup", None, [("move", s.provenance) for s in model.cleanup])
     for p in model.plays:
-        items = [("card", p.card_provenance), ("to", p.dest_provenance)]
+        items = [("value", p.card_provenance)] if p.value else [("card", p.card_provenance), ("to", p.dest_provenance)]
         items += [(label, c.provenance) for label, c in (("new pile", p.new_pile), ("onto pile", p.onto_pile),
                                                          ("with", p.mate), ("choose", p.choose)) if c]
         items += [(_effect(e)["effect"], e.provenance) for e in p.effects]
         block(f"play {p.name}", p.provenance, items)
-    block("turn", None, [("play" if isinstance(s, m.PlayStep) else "draw", s.provenance) for s in model.turn])
+    block("turn", None, [(_step_word(s), s.provenance) for s in model.turn])
     if model.window is not None:
         out.append(("window", model.window.provenance))
     if model.final is not None:
         block(f"final round {model.final.name}", model.final.provenance,
-              [("play" if isinstance(s, m.PlayStep) else "draw", s.provenance) for s in model.final.steps])
+              [(_step_word(s), s.provenance) for s in model.final.steps])
     out += [(f"end round {r.name}", r.provenance) for r in model.round_ends]
     out.append(("score", model.score.provenance))
     mt = model.match
     block("match", None, [("until", mt.until_provenance), ("winner", mt.winner_provenance),
                           ("starter", mt.starter_provenance)])
     return out
+
+
+def _step_word(step) -> str:
+    return "play" if isinstance(step, m.PlayStep) else "draw" if isinstance(step, m.Draw) else "then"
 
 
 def provenance_counts(counted: list[tuple[str, m.Provenance]]) -> dict:

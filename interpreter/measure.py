@@ -171,7 +171,7 @@ def play_measured(compiled: Compiled, index: int, game_seed: int, bot_seed: int,
             seat = game.to_move
             action = table.choose()
             play, face = action[0], action[1]
-            if play is not None:
+            if play is not None and play.value is None:  # a play of no card plays no kind
                 for f in face if isinstance(face, tuple) else (face,):
                     cards[seat][kind_of_face[f]] += 1
             table.play(action)
