@@ -873,9 +873,9 @@ class Checker:
             self.sink.error(f"cards are moved from a zone of cards or a pile, not {_show(src.type)}", source.span,
                             "e.g. move 1 from hand of chosen to hand of self")
             return None
-        if dst is not None and dst.type not in ("zone", "zone:piles"):
-            self.sink.error(f"cards are moved to a zone, not {_show(dst.type)}", dest.span,
-                            "e.g. to discard, or to row of self (each card a new pile there)")
+        if dst is not None and dst.type not in ("zone", "zone:piles", "pile"):
+            self.sink.error(f"cards are moved to a zone or a pile, not {_show(dst.type)}", dest.span,
+                            "e.g. to discard, to row of self (each card a new pile there), or to pile (on top of it)")
             return None
         if where is not None and var is None:
             self.sink.error("a where-condition here needs a name for the card it tests", item.span,
