@@ -22,6 +22,7 @@ from ..interpreter.errors import EXIT_FINDINGS, CardrulesError, clip
 # command -> (module, attribute): a function for a command, a Typer for a group of them; in the
 # order `cardrules --help` lists them
 COMMANDS = {
+    "list": ("catalog", "list_rulesets"),
     "check": ("inspect", "check"),
     "export": ("inspect", "export"),
     "scenarios": ("scenarios", "scenarios"),

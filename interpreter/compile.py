@@ -124,6 +124,12 @@ def compile_ruleset(model: m.Ruleset, players: int, overrides: dict[str, int] | 
     return _Compiler(model, players, params_for(model, overrides), lang).build()
 
 
+def expressions(compiled: Compiled) -> "_Compiler":
+    """A compiler of more expressions for a compiled ruleset (its `expr(e, slots)`), on the same
+    card numbers: for reading a position in other ways than the engine does."""
+    return _Compiler(compiled.model, compiled.players, compiled.params)
+
+
 class _Compiler:
     def __init__(self, model: m.Ruleset, players: int, params: dict[str, int], lang: str | None = None):
         self.model, self.players, self.params = model, players, params
