@@ -106,7 +106,7 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          "until", "starter", "gen_window", "any", "all", "sum", "len", "max", "min", "list", "dict", "map",
          "frozenset", "enumerate", "default", "__getitem__", "copy_zones", "s", "p", "receiving", "under", "kept", "extend", "piles", "by_key", "setdefault", "get", "src", "wanted", "fits", "taken", "cards", "sorted", "sample", "reverse", "range", "_remove_pile", "PILE_ZONES", "_best", "values", "played", "TEAM", "PARTNER",
          "_team_total",
-         "step", "direction"}
+         "step", "direction", "_meld_actions"}
 
 
 def names_in(source: str) -> set[str]:
