@@ -1,6 +1,6 @@
 """The classic families written with issue 17's blocks: Go Fish (fishing), Whist (trick
-taking) Hearts (trick taking) and Colour Rush (shedding with
-choices). Each checks clean (`--strict`), passes its scenarios (tests/test_codegen.py runs them
+taking) Hearts (trick taking), Colour Rush (shedding with
+choices) and Rummy (melding). Each checks clean (`--strict`), passes its scenarios (tests/test_codegen.py runs them
 on both engines, and holds the engines equal on them), and plays a few hundred random matches
 with every invariant checked; the figures `selfplay` reports mean what the issue says."""
 from __future__ import annotations
@@ -16,7 +16,7 @@ from cardrules.interpreter.selfplay import run
 
 from .conftest import RULESETS, cli
 
-CLASSICS = ("go_fish", "whist", "colour_rush", "hearts")
+CLASSICS = ("go_fish", "whist", "colour_rush", "hearts", "rummy")
 
 
 @pytest.mark.parametrize("name", CLASSICS)
@@ -32,7 +32,9 @@ def test_a_classic_checks_clean_under_strict(name):
     ("whist", 4, 150, {"target_points": 1}), ("whist", 4, 30, None),
     ("colour_rush", 2, 80, {"target_points": 1}), ("colour_rush", 5, 60, {"target_points": 1}),
     ("colour_rush@+stacking", 3, 80, {"target_points": 1}), ("colour_rush", 3, 2, None),
-    ("hearts", 4, 60, {"target_points": 1}), ("hearts", 4, 6, None)])
+    ("hearts", 4, 60, {"target_points": 1}), ("hearts", 4, 6, None),
+    ("rummy", 2, 60, {"target_points": 1}), ("rummy@+must_use", 4, 60, {"target_points": 1}),
+    ("rummy", 6, 40, {"target_points": 1})])
 def test_random_matches_keep_every_invariant(name, players, games, params):
     checker = Checker()
     name, _, variant = name.partition("@+")
@@ -85,3 +87,14 @@ def test_hearts_deals_hand_out_every_penalty_point_and_the_lowest_total_wins():
         assert sum(1 for move in m.moves if move.startswith("lay ")) == 52
         assert sum(m.totals) in (26, 78)  # 13 hearts and the queen's 13; or a moon shot: 26 to each other seat
         assert list(m.winners) == [s for s, t in enumerate(m.totals) if t == min(m.totals)]
+
+
+@pytest.mark.parametrize("variants", [(), ("must_use",)])
+def test_rummy_melds_are_three_or_more_and_a_seat_out_scores_what_the_others_hold(variants):
+    compiled = compile_ruleset(load(str(RULESETS / "rummy.rules"), variants=variants).model, 3, {"target_points": 1})
+    matches = []
+    run(compiled, 40, seed=9, record=matches.append)
+    melds = [move.split()[1].split("+") for m in matches for move in m.moves if move.split()[0] in ("group", "run")]
+    assert melds and all(len(faces) >= 3 for faces in melds)
+    for m in matches:
+        assert sum(1 for t in m.totals if t > 0) <= 1  # only a seat that went out scores

@@ -29,7 +29,7 @@ from .test_values import LEDGER
 BLOCKS = {**TEXTS, "trade": TRADE, "repeat": REPEAT, "stars": STARS, "kinds": KINDS, "quick": QUICK, "raid": RAID,
           "final": FINAL, "ledger": LEDGER}
 
-SHIPPED = ("klats", "arne_92", "arne_total", "go_fish", "whist", "colour_rush", "hearts")
+SHIPPED = ("klats", "arne_92", "arne_total", "go_fish", "whist", "colour_rush", "hearts", "rummy")
 EXAMPLES = sorted((REPO / "docs" / "examples").glob("*.rules"))
 
 
