@@ -773,7 +773,7 @@ class Checker:
     def _meld_play(self, name, c, meld, seen, to, placement, choice, effects, dest_seat) -> m.Play | None:
         """A play of a meld: its cards go together to a zone of cards, or start a new pile."""
         if any(k in seen for k in ("card", "with", "choose", "choose_value")) or choice is not None:
-            self.sink.error(f"play '{name}' lays a meld: it takes no `card from`, `with` or `choose`", c.span,
+            self.sink.error(f"play '{name}' lays a meld: it takes no single card, second card or target", c.span,
                             "write the single card in a play of its own")
             return None
         if to is None:
