@@ -8,7 +8,9 @@ schemas/ruleset.schema.json describes the export.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import NotRequired, TypeAlias, TypedDict, cast
 
 from . import model as m
 from .compile import ConfigError, compile_ruleset
@@ -18,8 +20,24 @@ from .unparse import unparse
 FORMAT = "cardrules-ruleset/2"
 SETUP_STEPS = {m.Shuffle: "shuffle", m.Deal: "deal", m.Transfer: "move", m.Let: "let"}  # as the text writes them
 
+JsonValue: TypeAlias = "str | int | float | bool | None | Sequence[JsonValue] | Mapping[str, JsonValue]"
+Json: TypeAlias = dict[str, JsonValue]  # one JSON object of the export
 
-def export(model: m.Ruleset) -> dict:
+
+class Deal(TypedDict):
+    """How setup leaves the cards for one player count (see `_deal`); `problem` instead of the
+    counts when it cannot be set up."""
+
+    players: int
+    problem: NotRequired[str]
+    deck: NotRequired[int]
+    per_seat: NotRequired[int]
+    dealt: NotRequired[int]
+    stock: NotRequired[int]
+    shared: NotRequired[dict[str, int]]
+
+
+def export(model: m.Ruleset) -> Json:
     """Everything the model holds, each clause with its provenance."""
     return {
         "format": FORMAT,
@@ -72,14 +90,15 @@ def export(model: m.Ruleset) -> dict:
     }
 
 
-def expression(e) -> dict | None:
+def expression(e: object) -> Json | None:
     """An expression as its text, its type and its tree; None (no condition) stays None."""
     if e is None:
         return None
-    return {"text": unparse(e), "type": e.type, "tree": tree(e)}
+    node = tree(e)
+    return {"text": unparse(e), "type": node["type"], "tree": node}
 
 
-def tree(e) -> dict:
+def tree(e: object) -> Json:
     """The tagged tree of an expression: each node names its kind and carries its type."""
     match e:
         case m.Const(value=value, type=t):
@@ -113,12 +132,12 @@ def tree(e) -> dict:
     raise TypeError(f"not an expression: {e!r}")
 
 
-def _provenance(p: m.Provenance) -> dict:
+def _provenance(p: m.Provenance) -> Json:
     return {"sources": list(p.sources), "rulings": list(p.rulings), "assumptions": list(p.assumptions),
             "line": p.line, "column": p.column}
 
 
-def _labels(labels: tuple[tuple[str, str], ...]) -> list[dict]:
+def _labels(labels: tuple[tuple[str, str], ...]) -> list[Json]:
     return [{"language": language, "text": text} for language, text in labels]
 
 
@@ -126,7 +145,7 @@ def _scope(zone: m.Zone) -> str:
     return "per_seat" if zone.per_seat else "shared"
 
 
-def _attribute(a: m.Attribute) -> dict:
+def _attribute(a: m.Attribute) -> Json:
     if a.is_enum:
         return {"name": a.name, "kind": "enum", "values": [{"name": v.name, "labels": _labels(v.labels)}
                                                           for v in a.values],
@@ -134,12 +153,12 @@ def _attribute(a: m.Attribute) -> dict:
     return {"name": a.name, "kind": "int", "min": a.low, "max": a.high, "provenance": _provenance(a.provenance)}
 
 
-def _option(o: m.Option) -> dict:
+def _option(o: m.Option) -> Json:
     return {"kind": o.kind, "name": o.name, "labels": _labels(o.labels), "requires": list(o.requires),
             "combines": list(o.combines), "provenance": _provenance(o.provenance)}
 
 
-def _kind(k: m.CardKind) -> dict:
+def _kind(k: m.CardKind) -> Json:
     return {"name": k.name, "labels": _labels(k.labels),
             "attributes": [{"attribute": a, "value": v} for a, v in k.attributes],
             "copies": k.copies, "copies_provenance": _provenance(k.copies_provenance),
@@ -149,7 +168,7 @@ def _kind(k: m.CardKind) -> dict:
             "provenance": _provenance(k.provenance)}
 
 
-def _setup_step(step) -> dict:
+def _setup_step(step: m.Shuffle | m.Deal | m.Transfer) -> Json:
     if isinstance(step, m.Shuffle):
         return {"step": "shuffle", "zone": step.zone, "provenance": _provenance(step.provenance)}
     if isinstance(step, m.Let):
@@ -159,11 +178,11 @@ def _setup_step(step) -> dict:
             "provenance": _provenance(step.provenance)}
 
 
-def _condition(c: m.Condition | None) -> dict | None:
+def _condition(c: m.Condition | None) -> Json | None:
     return None if c is None else {"when": expression(c.expr), "provenance": _provenance(c.provenance)}
 
 
-def _play(p: m.Play) -> dict:
+def _play(p: m.Play) -> Json:
     return {
         "name": p.name,
         "card": None if p.value else {"zone": p.card_zone, "where": expression(p.card_filter),
@@ -189,7 +208,7 @@ def _play(p: m.Play) -> dict:
     }
 
 
-def _effect(e) -> dict:
+def _effect(e: object) -> Json:
     if isinstance(e, m.Merge):
         return {"effect": "merge", "var": e.var, "in": expression(e.collection), "where": expression(e.where),
                 "provenance": _provenance(e.provenance)}
@@ -221,12 +240,12 @@ def _effect(e) -> dict:
     raise TypeError(f"not an effect: {e!r}")
 
 
-def _window(w: m.Window | None) -> dict | None:
+def _window(w: m.Window | None) -> Json | None:
     return None if w is None else {"plays": list(w.plays), "when": expression(w.when),
                                    "provenance": _provenance(w.provenance)}
 
 
-def _turn_step(step) -> dict:
+def _turn_step(step: m.PlayStep | m.Draw) -> Json:
     if isinstance(step, m.PlayStep):
         return {"step": "play", "plays": list(step.plays), "or_pass": step.or_pass, "optional": step.optional,
                 "repeat": step.repeat, "when": expression(step.when), "provenance": _provenance(step.provenance)}
@@ -240,7 +259,7 @@ def _turn_step(step) -> dict:
 # ------------------------------------------------------------------ the summary of `check`
 
 
-def summary(model: m.Ruleset, dealt: list[dict] | None = None) -> dict:
+def summary(model: m.Ruleset, dealt: list[Deal] | None = None) -> Json:
     """What `check` reports: the header, the deal for each player count (`dealt`, when `deals`
     has them already), zones, params, names of plays and round ends, how the clauses are backed
     by provenance, and which are not."""
@@ -255,7 +274,7 @@ def summary(model: m.Ruleset, dealt: list[dict] | None = None) -> dict:
         **({"teams": model.teams.text.removeprefix("teams ")} if model.teams is not None else {}),
         "deck": model.deck_size,
         "stock": _stock(model),
-        "deals": deals(model) if dealt is None else dealt,
+        "deals": cast(list[JsonValue], deals(model) if dealt is None else dealt),  # a Deal is a JSON object
         "zones": [{"name": z.name, "scope": _scope(z), "visibility": z.visibility, "piles": z.piles}
                   for z in model.zones],
         "params": [{"name": p.name, "default": p.default, "min": p.low, "max": p.high} for p in model.params],
@@ -272,7 +291,7 @@ def _stock(model: m.Ruleset) -> str:
     return next(s.zone for s in reversed(model.setup) if isinstance(s, m.Shuffle))
 
 
-def deals(model: m.Ruleset) -> list[dict]:
+def deals(model: m.Ruleset) -> list[Deal]:
     """The deal for each player count the model allows (see `_deal`). Each count is compiled
     once, without the plays, turn, window and final round: a deal never reads them, and
     compiling them is most of the cost (`check` deals every count of every selection)."""
@@ -280,7 +299,7 @@ def deals(model: m.Ruleset) -> list[dict]:
     return [_deal(bare, n) for n in model.counts]
 
 
-def _deal(model: m.Ruleset, players: int) -> dict:
+def _deal(model: m.Ruleset, players: int) -> Deal:
     """How setup leaves the cards for this many players, params at their defaults: the engine
     lays a round out, and the zones are counted. `deck` is the cards in play (`decks` and the
     deck rules applied); `per_seat` the fewest cards a seat receives; `shared` the cards in
@@ -290,7 +309,8 @@ def _deal(model: m.Ruleset, players: int) -> dict:
     except ConfigError as e:
         return {"players": players, "problem": str(e)}
     game.setup_round()  # the engine lays the table out: a count or a `where` means what it does in play
-    shared, seats = {}, [0] * players
+    shared: dict[str, int] = {}
+    seats = [0] * players
     for zone, content in zip(model.zones, game.state.zones):
         if zone.per_seat:
             for seat, cards in enumerate(content):
@@ -335,7 +355,7 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
         items = [("value", p.card_provenance)] if p.value else [("card", p.card_provenance), ("to", p.dest_provenance)]
         items += [(label, c.provenance) for label, c in (("new pile", p.new_pile), ("onto pile", p.onto_pile),
                                                          ("with", p.mate), ("choose", p.choose)) if c]
-        items += [(_effect(e)["effect"], e.provenance) for e in p.effects]
+        items += [(str(_effect(e)["effect"]), e.provenance) for e in p.effects]
         block(f"play {p.name}", p.provenance, items)
     block("turn", None, [(_step_word(s), s.provenance) for s in model.turn])
     if model.window is not None:
@@ -351,11 +371,11 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     return out
 
 
-def _step_word(step) -> str:
+def _step_word(step: object) -> str:
     return "play" if isinstance(step, m.PlayStep) else "draw" if isinstance(step, m.Draw) else "then"
 
 
-def provenance_counts(counted: list[tuple[str, m.Provenance]]) -> dict:
+def provenance_counts(counted: list[tuple[str, m.Provenance]]) -> dict[str, int]:
     """How many of the clauses cite a source, a ruling, an assumption; how many carry none."""
     provs = [p for _, p in counted]
     return {"clauses": len(provs), "sources": sum(1 for p in provs if p.sources),

@@ -8,7 +8,7 @@ _PRECEDENCE = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=
                "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
 
 
-def unparse(e, outer: int = 0) -> str:
+def unparse(e: object, outer: int = 0) -> str:
     match e:
         case None:
             return "always"
