@@ -8,7 +8,9 @@ each value of A. Both engines list melds here, in the same order.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
+from typing import Any
 
 from . import model as m
 from .errors import CardrulesError
@@ -20,10 +22,11 @@ class MeldBoundError(CardrulesError):
     """A hand that would give more candidate melds than MAX_SETS."""
 
 
-def candidates(hand: list[int], face_of: tuple[int, ...], low: int, high: int, groups: tuple[tuple, ...]):
+def candidates(hand: list[int], face_of: Sequence[int], low: int, high: int,
+               groups: tuple[Sequence[Any], ...]) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """Every multiset of the hand's faces of size LOW..HIGH, as (faces ascending, cards), the
     cards alike within each group of `groups` (attribute tables: one value each)."""
-    by_group: dict[tuple, dict[int, list[int]]] = {}
+    by_group: dict[tuple[Any, ...], dict[int, list[int]]] = {}
     for card in hand:
         key = tuple(table[card] for table in groups)
         by_group.setdefault(key, {}).setdefault(face_of[card], []).append(card)
@@ -42,9 +45,10 @@ def candidates(hand: list[int], face_of: tuple[int, ...], low: int, high: int, g
                 yield tuple(slots[k][0] for k in chosen), [slots[k][1] for k in chosen]
 
 
-def alike_attributes(where, name: str) -> tuple[str, ...]:
+def alike_attributes(where: object, name: str) -> tuple[str, ...]:
     """The attributes A of the conjuncts `count(distinct(NAME.A)) == 1` of a meld's condition."""
-    found, todo = [], [where] if where is not None else []
+    found: list[str] = []
+    todo: list[object] = [where] if where is not None else []
     while todo:
         e = todo.pop()
         if isinstance(e, m.Op) and e.op == "and":
@@ -59,7 +63,8 @@ def alike_attributes(where, name: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def meld_actions(play, env: list, hand: list[int], face_of: tuple[int, ...], seats, add, slot: int) -> None:
+def meld_actions(play: Any, env: list[Any], hand: list[int], face_of: Sequence[int], seats: Sequence[int],
+                 add: Callable[[tuple[Any, ...]], None], slot: int) -> None:
     """The actions of a meld play: each set its condition keeps (the set in env[slot] as it is
     tested), for each seat whose zone may take it; both engines list them so."""
     low, high, keep, alike = play.meld
