@@ -97,11 +97,11 @@ class Journal:
     def sync(self) -> None:
         """Make the lines appended so far durable on the disk."""
         if self.unsynced:
+            self.unsynced = False  # first: a line appended while this syncs (from another thread) is marked anew
             try:
                 os.fsync(self._open())
             except OSError:  # a file system that cannot sync: written is what there is
                 pass
-            self.unsynced = False
 
     def _open(self) -> int:
         if self.descriptor is None:
