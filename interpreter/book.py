@@ -479,6 +479,11 @@ class _Builder:
             return self.value_play(p)
         own = self.model.zone(p.card_zone).per_seat
         line = self.say("play_card_own" if own else "play_card", zone=Code(p.card_zone))
+        if p.meld is not None:  # several cards at once, the condition over the set
+            line = self.say("play_meld", low=str(p.meld.low), high=str(p.meld.high), zone=Code(p.card_zone),
+                            name=Code(p.meld.name))
+            if p.meld.where is not None:
+                line += self.say("play_filter", cond=self.phrase(p.meld.where))
         if p.card_filter is not None:
             line += self.say("play_filter", cond=self.phrase(p.card_filter))
         line += self.note(p.card_provenance)

@@ -79,7 +79,7 @@ def near(word: str, choices) -> str:
 
 
 _ITEM_WORDS = {"card": "card from", "to": "to", "new_pile": "new pile", "onto_pile": "onto pile", "choose": "choose",
-               "with": "with", "choose_value": "choose value"}
+               "with": "with", "choose_value": "choose value", "meld": "meld"}
 _EFFECTS = ("merge", "reverse", "next_turn", "move_cards", "move_pile", "swap", "pass_zone", "no_answer", "set_value",
             "end_turn", "guarded")  # a play's `then` items, run in order
 
@@ -640,7 +640,7 @@ class Checker:
 
     def _play(self, c: s.Clause) -> m.Play | None:
         name = c.parts[0].text
-        card = to = new_pile = onto = choose = mate = dest_seat = value = None
+        card = to = new_pile = onto = choose = mate = dest_seat = value = meld = None
         effects = []
         target, pile_scope = PLAY_TARGET, {**PLAY_TARGET, "pile": "pile"}
         chooser = PLAY_CARD
@@ -649,7 +649,7 @@ class Checker:
         seen: dict[str, s.Clause] = {}
         # where the card goes decides what `target` is, and a chosen target is named for the
         # effects, wherever the `to` and `choose` items stand
-        for item in sorted(c.items, key=lambda i: {"to": 0, "choose": 1, "card": 2, "with": 3, "choose_value": 3}.get(i.kind, 4)):
+        for item in sorted(c.items, key=lambda i: {"to": 0, "choose": 1, "card": 2, "meld": 2, "with": 3, "choose_value": 3}.get(i.kind, 4)):
             prov = _provenance(item.provs, item.span)
             if item.kind in seen:
                 self.sink.error(f"a second '{_ITEM_WORDS[item.kind]}' in play '{name}'", item.span,
@@ -715,6 +715,11 @@ class Checker:
                 if choose is not None:
                     chosen = {choose.name: choose.kind}
                     target, pile_scope = {**target, **chosen}, {**pile_scope, **chosen}
+            elif item.kind == "meld":
+                meld = self._meld(item, prov)
+                if meld is not None:  # the play lays no one card: its names are the set's
+                    target = {**{k: v for k, v in target.items() if k != "card"}, meld.name: "list:card"}
+                    pile_scope = {**target, "pile": "pile"}
             elif item.kind == "choose_value":
                 value = self._choose_value(name, item, to, card, chooser)
                 if value is not None:
@@ -730,6 +735,8 @@ class Checker:
                 return None
             return m.Play(name, "", None, value.provenance, "", "", m.NO_PROVENANCE, None, None, choose, None,
                           tuple(effects), _provenance(c.provs, c.span), None, value)
+        if meld is not None or "meld" in seen:
+            return self._meld_play(name, c, meld, seen, to, new_pile or onto, choose or mate, tuple(effects), dest_seat)
         if card is None:
             self.sink.error(f"play '{name}' does not say which card is played", c.span,
                             "add: card from hand, or choose value NAME of ATTRIBUTE")
@@ -746,6 +753,40 @@ class Checker:
             return None
         return m.Play(name, card[0], card[1], card[2], to[0].name, to[1], to[2], new_pile, onto, choose, mate,
                       tuple(effects), _provenance(c.provs, c.span), dest_seat)
+
+    def _meld(self, item: s.Clause, prov) -> m.Meld | None:
+        """`meld NAME of LOW..HIGH from ZONE [where C]`: C reads the set as the list NAME."""
+        ident, (low, high), zone_ident, where = item.parts
+        zone = self._zone(zone_ident, per_seat=True, piles=False)
+        if not 1 <= low.value <= high.value:
+            self.sink.error(f"a meld of {low.value}..{high.value} cards: it lays one card at least, and LOW <= HIGH",
+                            low.span, "e.g. meld m of 3..4 from hand")
+            return None
+        if ident.text in CONTEXT_NAMES or ident.text in self.names.zones or ident.text in self.names.params:
+            self.sink.error(f"'{ident.text}' already names something here", ident.span, "name the set otherwise")
+            return None
+        keep = self._bool(where, {**PLAY_VALUE, ident.text: "list:card"}) if where is not None else None
+        if zone is None or (where is not None and keep is None):
+            return None
+        return m.Meld(ident.text, zone.name, low.value, high.value, keep, prov)
+
+    def _meld_play(self, name, c, meld, seen, to, placement, choice, effects, dest_seat) -> m.Play | None:
+        """A play of a meld: its cards go together to a zone of cards, or start a new pile."""
+        if any(k in seen for k in ("card", "with", "choose", "choose_value")) or choice is not None:
+            self.sink.error(f"play '{name}' lays a meld: it takes no single card, second card or target", c.span,
+                            "write the single card in a play of its own")
+            return None
+        if to is None:
+            self.sink.error(f"play '{name}' does not say where the cards go", c.span, "add: to table")
+            return None
+        if placement is not None:
+            self.sink.error(f"play '{name}' lays a meld, which starts a pile of its own", c.span,
+                            "drop `new pile` and `onto pile`: a meld into a zone of piles is a new pile")
+            return None
+        if meld is None or to[0] is None:
+            return None
+        return m.Play(name, meld.zone, None, meld.provenance, to[0].name, to[1], to[2], None, None, None, None,
+                      effects, _provenance(c.provs, c.span), dest_seat, meld=meld)
 
     def _effect(self, item: s.Clause, scope, seat_scope, prov, *, in_turn: bool = False):
         """One `then` effect of a play (or, `in_turn`, a turn step), typed in `scope`
@@ -874,9 +915,9 @@ class Checker:
             self.sink.error(f"cards are moved from a zone of cards or a pile, not {_show(src.type)}", source.span,
                             "e.g. move 1 from hand of chosen to hand of self")
             return None
-        if dst is not None and dst.type not in ("zone", "zone:piles"):
-            self.sink.error(f"cards are moved to a zone, not {_show(dst.type)}", dest.span,
-                            "e.g. to discard, or to row of self (each card a new pile there)")
+        if dst is not None and dst.type not in ("zone", "zone:piles", "pile"):
+            self.sink.error(f"cards are moved to a zone or a pile, not {_show(dst.type)}", dest.span,
+                            "e.g. to discard, to row of self (each card a new pile there), or to pile (on top of it)")
             return None
         if where is not None and var is None:
             self.sink.error("a where-condition here needs a name for the card it tests", item.span,

@@ -29,10 +29,11 @@ import weakref
 from dataclasses import dataclass, field
 
 from . import model as m
-from .compile import (CARD, CHOICE, CHOSEN, END_OF_TURN, FIXED_SLOTS, FREE, MATE, OWNER, PASSED, PASSES, PILE, RNG,
+from .compile import (CARD, CHOICE, CHOSEN, END_OF_TURN, FIXED_SLOTS, FREE, MATE, MELD, OWNER, PASSED, PASSES, PILE, RNG,
                       SELF, STATE, TARGET, TOTALS, ZONES, Compiled, CPlay, CStep, _remove_pile, partner_of,
                       team_total)
 from .engine import PASS, EngineError
+from .melds import meld_actions
 from .progress import endless_round
 
 # The context names a generated function may read from the env, as the closures do, when the
@@ -294,6 +295,23 @@ class _Generator:
         if play.choose is not None:
             w.dedent()
 
+    def meld_actions(self, play: CPlay, share: bool) -> None:
+        """The actions of a meld play: its candidates are listed by `melds.meld_actions`, its
+        condition the compiled closure (a set's condition may read anything: no answer kept)."""
+        w = self.w
+        if share:
+            w.line("part = []")
+            w.line("add = part.append")
+        self.reads.zones.add(play.card_zone)
+        self.reads.counters = True
+        if not play.dest_seats:
+            seats = "(-1,)"
+        elif play.dest_seat is not None:
+            seats = f"({self.ex(play.model.dest_seat, {'self': 'seat'})},)"
+        else:
+            seats = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
+        w.line(f"_meld_actions(P{play.index}, env, zones[{play.card_zone}][seat], FACE_OF, {seats}, add, {MELD})")
+
     def effect_function(self, name: str, e, named: dict[str, str]) -> bool:
         """A drop-in for an effect's closure, when the generator writes that effect (a guarded
         one when it writes what it guards); False, and nothing written, when it does not."""
@@ -489,6 +507,9 @@ class _Generator:
     def play_actions(self, play: CPlay, distinct: dict[int, str], share: bool = False) -> None:
         if play.value is not None:
             self.value_actions(play, share)
+            return
+        if play.meld is not None:
+            self.meld_actions(play, share)
             return
         w, P, model = self.w, f"P{play.index}", play.model
         memo = dict(self.memo)
@@ -926,7 +947,7 @@ class _Generator:
         self.names, self.wrote, self.shared = names, wrote, shared
         self.keep_answers = not any(r.counters for r in window_reads or ())
         simple = [p for p in c.plays if p.mate is None and p.choose is None and p.value is None
-                  and not _ends_turn(p)]  # a play of no card, or one that may end the turn, goes through the engine
+                  and p.meld is None and not _ends_turn(p)]  # a play of no card, a meld, or one that may end the turn, goes through the engine
         play_steps = [k for k, step in enumerate(steps) if step.kind == "play" and
                       any(p in simple for p in step.plays)]
         w.line("def playout(g, choose, bound):")
@@ -1373,7 +1394,8 @@ def write(c: Compiled) -> _Module:
         for k, e in enumerate(play.model.effects):
             named = {**({play.model.choose.name: f"env[{CHOSEN}]"} if play.model.choose else {}),
                      **({play.model.mate.name: f"env[{MATE}]"} if play.model.mate else {}),
-                     **({play.model.value.name: f"env[{CHOICE}]"} if play.model.value else {})}
+                     **({play.model.value.name: f"env[{CHOICE}]"} if play.model.value else {}),
+                     **({play.model.meld.name: f"env[{MELD}]"} if play.model.meld else {})}
             if g.effect_function(f"effect{play.index}_{k}", e, named):
                 effect_fns.append((play.index, k, f"effect{play.index}_{k}"))
     g.expression_function("until", model.match.until)
@@ -1406,7 +1428,7 @@ def _namespace(c: Compiled) -> dict:
         first.setdefault(face, card)
     ns = {"_remove_pile": _remove_pile, "PASS": PASS, "EngineError": EngineError, "endless_round": endless_round,
           "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "NO_CARD": NO_CARD, "NO_MATE": NO_MATE, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none, "FACE_OF": c.face_of,
-          "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none, "_best": _best,
+          "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none, "_best": _best, "_meld_actions": meld_actions,
           "SEATS": tuple(range(c.players)),
           "OTHERS": tuple(tuple(s for s in range(c.players) if s != seat) for seat in range(c.players))}
     ns.update(_team_namespace(c))

@@ -13,12 +13,14 @@ from typing import Callable
 
 from . import model as m
 from .errors import EXIT_USAGE, CardrulesError
+from .melds import alike_attributes
 
 Fn = Callable[[list], object]
 
 # env slots: the state's zones, then the context names; bound variables follow.
 ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES, STATE, CHOSEN, RNG, MATE, CHOICE = range(15)
-FREE = CHOICE + 1  # the first slot for a bound variable
+MELD = CHOICE + 1  # the cards of a meld, as a list
+FREE = MELD + 1  # the first slot for a bound variable
 END_OF_TURN = 1 << 20  # `then end turn` moves the turn's step here: past the last step of any turn
 FIXED_SLOTS = {"self": SELF, "card": CARD, "target": TARGET, "pile": PILE, "owner": OWNER,
                "round": ROUND, "totals": TOTALS, "passed": PASSED, "passes": PASSES}
@@ -56,6 +58,7 @@ class CPlay:
     dest_seat: Fn | None = None  # for dest_seats "seat": the one seat the card goes to
     faces: frozenset[int] | None = None  # the faces the filter's card-only part keeps; None: all
     value: tuple | None = None  # a play of no card: (the attribute's values, where or None); card_zone is -1
+    meld: tuple | None = None  # a meld: (low, high, where or None, the attribute tables its cards share)
 
 
 @dataclass(frozen=True)
@@ -235,7 +238,7 @@ class _Compiler:
 
     def _play(self, index: int, p: m.Play) -> CPlay:
         named = {**({p.choose.name: CHOSEN} if p.choose else {}), **({p.mate.name: MATE} if p.mate else {}),
-                 **({p.value.name: CHOICE} if p.value else {})}
+                 **({p.value.name: CHOICE} if p.value else {}), **({p.meld.name: MELD} if p.meld else {})}
         effects = tuple(self._effect(e, named) for e in p.effects)
         choose = p.choose and (p.choose.kind, self.zone_index[p.choose.zone] if p.choose.zone else -1, p.choose.seats,
                                None if p.choose.where is None else self.expr(p.choose.where, named))
@@ -245,6 +248,12 @@ class _Compiler:
             values = tuple(v.name for v in attribute.values) or tuple(range(attribute.low, attribute.high + 1))
             value = (values, None if p.value.where is None else self.expr(p.value.where, named))
             return CPlay(index, p.name, -1, None, -1, "", None, None, choose, None, effects, p, value=value)
+        if p.meld is not None:  # several cards at once: the set is tested whole
+            alike = tuple(self.attributes[a] for a in alike_attributes(p.meld.where, p.meld.name))
+            meld = (p.meld.low, p.meld.high, None if p.meld.where is None else self.expr(p.meld.where, named), alike)
+            return CPlay(index, p.name, self.zone_index[p.card_zone], None, self.zone_index[p.dest_zone],
+                         p.dest_seats, None, None, None, None, effects, p,
+                         None if p.dest_seat is None else self.expr(p.dest_seat, {}), meld=meld)
         faces, rest = self._face_filter(p.card_filter)
         return CPlay(
             index, p.name, self.zone_index[p.card_zone], rest,

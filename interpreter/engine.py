@@ -17,8 +17,9 @@ import os
 import random
 from dataclasses import dataclass, field
 
-from .compile import (CARD, CHOICE, CHOSEN, ENV_SIZE, MATE, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE,
+from .compile import (CARD, CHOICE, CHOSEN, ENV_SIZE, MATE, MELD, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE,
                       TARGET, TOTALS, ZONES, Compiled, CStep, team_total)
+from .melds import meld_actions
 from .notation import IllegalMoveError, Move, parse_move
 from .errors import CardrulesError
 from .progress import idle_round, idle_state, stalled_match
@@ -91,6 +92,8 @@ def move_of(compiled: Compiled, action: tuple) -> Move:
         return Move("pass", "")
     if play.value is not None:  # a play of no card names its value where a card's face stands
         return Move(play.name, str(face), None if seat < 0 else seat)
+    if play.meld is not None:  # a meld's faces, ascending
+        return Move(play.name, "+".join(compiled.faces[f] for f in face), None if seat < 0 else seat)
     card = "+".join(compiled.faces[f] for f in face) if play.mate else compiled.faces[face]
     return Move(play.name, card, None if seat < 0 else seat, None if pile < 0 else pile)
 
@@ -282,6 +285,12 @@ class Game:
             index.get(part.lower(), -1) for part in move.card.split("+"))
         for action in self._actions:
             play, f, seat, pile = action
+            if play is not None and play.meld is not None:  # a meld, its faces in any order
+                laid = tuple(sorted(face)) if isinstance(face, tuple) else (face,)
+                if play.name == move.play and f == laid and seat == (-1 if move.seat is None else move.seat) \
+                        and move.pile is None:
+                    return action
+                continue
             if play is not None and play.value is not None:  # a chosen value, written as the rules write it
                 if play.name == move.play and str(f).lower() == move.card.lower() and seat == (
                         -1 if move.seat is None else move.seat) and move.pile is None:
@@ -308,6 +317,9 @@ class Game:
             return
         if play.value is not None:
             self._play_value(play, face, target_seat, seat)
+            return
+        if play.meld is not None:
+            self._play_meld(play, face, target_seat, seat)
             return
         if play.mate is not None:
             face, mate_face = face
@@ -349,6 +361,33 @@ class Game:
         for effect in play.effects:
             effect(env)
         self._played(window, seat, repeat)
+
+    def _play_meld(self, play, faces: tuple[int, ...], target_seat: int, seat: int) -> None:
+        """A meld: its cards leave the seat's zone together, onto the destination (a new pile
+        in a zone of piles), and the play's effects run with the set as its name."""
+        st, env = self.state, self.env
+        window = st.window
+        hand = st.zones[play.card_zone][seat]
+        cards = [self._take_face(hand, f, seat) for f in faces]
+        for card in cards:
+            st.played[card] = seat
+        zone = st.zones[play.dest_zone]
+        if target_seat >= 0:
+            zone = zone[target_seat]
+        env[SELF], env[MELD], env[TARGET], env[OWNER] = seat, cards, zone, target_seat
+        if self.c.model.zones[play.dest_zone].piles:
+            pile = list(cards)
+            zone.append(pile)
+            env[PILE] = pile
+        else:
+            zone.extend(cards)
+        repeat = window is None and self._program()[st.step].repeat
+        self._meld_effects(play)
+        self._played(window, seat, repeat)
+
+    def _meld_effects(self, play) -> None:
+        for effect in play.effects:
+            effect(self.env)
 
     def _played(self, window, seat: int, repeat: bool) -> None:
         """A play is made: it counts, the turn (or the window) goes on, the round may end."""
@@ -521,6 +560,10 @@ class Game:
         for play in step.plays:
             if play.value is not None:
                 self._values_open(play, seat, add)
+                continue
+            if play.meld is not None:
+                seats = (-1,) if not play.dest_seats else self._dest_seats(play, seat)
+                meld_actions(play, env, zones[play.card_zone][seat], face_of, seats, add, MELD)
                 continue
             hand = zones[play.card_zone][seat]
             if not hand:
@@ -828,6 +871,8 @@ class Game:
         model = play.model
         if play.value is not None:
             return self._why_not_value(play, move, seat)
+        if play.meld is not None:
+            return self._why_not_meld(play, move, seat)
         parts = move.card.split("+")
         if (len(parts) == 2) != (play.mate is not None):
             return (f"'{play.name}' plays two cards: write them FIRST+SECOND, e.g. {play.name} A+B" if play.mate
@@ -910,6 +955,34 @@ class Game:
         if model.value.where is None:
             return f"'{play.name}' {value} is not open now"
         return self._because(f"'{play.name}' may not name {value}", model.value.where, model.value.provenance)
+
+    def _why_not_meld(self, play, move: Move, seat: int) -> str:
+        """Why a meld may not be laid: its size, a card not held, its condition, its seat."""
+        model, env, zones = play.model, self.env, self.state.zones
+        low, high, keep, _ = play.meld
+        parts = move.card.split("+")
+        if not low <= len(parts) <= high:
+            return f"'{play.name}' lays {low} to {high} cards: write them A+B+C, e.g. {play.name} " + "+".join(
+                ["A", "B", "C"][:max(1, min(low, 3))])
+        unknown = next((p for p in parts if p.lower() not in self.c.face_index), None)
+        if unknown is not None:
+            return f"no card is called '{unknown}'"
+        cards: list[int] = []
+        for part in parts:
+            face = self.c.face_index[part.lower()]
+            card = next((c for c in zones[play.card_zone][seat] if self.c.face_of[c] == face and c not in cards), None)
+            if card is None:
+                return f"seat {seat} holds no {'other ' if cards else ''}{self.c.faces[face]} in {model.card_zone}"
+            cards.append(card)
+        env[SELF], env[MELD] = seat, cards
+        if keep is not None and not keep(env):
+            return self._because(f"{move.card} is not a meld '{play.name}' lays", model.meld.where,
+                                 model.meld.provenance)
+        if not model.dest_seats and move.seat is not None:
+            return f"'{play.name}' goes to the shared {model.dest_zone}: leave out @{move.seat}"
+        if model.dest_seats and (move.seat is None or move.seat not in self._dest_seats(play, seat)):
+            return f"'{play.name}' goes to a seat's {model.dest_zone}: add @SEAT, e.g. @{seat}"
+        return f"'{play.name}' {move.card} is not open now"
 
     def _why_not_chosen(self, play, move: Move, seat: int) -> str:
         choose = play.model.choose

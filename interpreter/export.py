@@ -200,6 +200,9 @@ def _play(p: m.Play) -> Json:
         "value": None if p.value is None else {
             "name": p.value.name, "attribute": p.value.zone, "where": expression(p.value.where),
             "provenance": _provenance(p.value.provenance)},
+        "meld": None if p.meld is None else {
+            "name": p.meld.name, "low": p.meld.low, "high": p.meld.high, "where": expression(p.meld.where),
+            "provenance": _provenance(p.meld.provenance)},
         "effects": [_effect(e) for e in p.effects],
         "provenance": _provenance(p.provenance),
     }

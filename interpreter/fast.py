@@ -210,6 +210,12 @@ class FastGame(Game):
         self._wrote_all(self._effect_writes[play.index])
         self._played(window, seat, repeat)
 
+    def _meld_effects(self, play) -> None:
+        """A meld's effects, generated; a meld moves several cards, so every answer is worked out again."""
+        for effect in self._effects[play.index]:
+            effect(self.env)
+        self._forget()
+
     def _forget(self) -> None:
         """Everything may have changed: a new round, a position set by hand, a move of cards."""
         self._rng_state = None  # a new round shuffles; an effect may draw at random
@@ -383,6 +389,9 @@ class FastGame(Game):
         zones = st.zones
         if play.value is not None:
             self._play_value(play, face, target_seat, seat)
+            return
+        if play.meld is not None:
+            self._play_meld(play, face, target_seat, seat)
             return
         played = st.played
         if play.mate is not None:

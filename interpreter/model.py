@@ -477,6 +477,19 @@ class Choose:
 
 
 @dataclass(frozen=True)
+class Meld:
+    """`meld NAME of LOW..HIGH from ZONE [where C]`: a play of LOW to HIGH cards of the seat's
+    zone at once, as one move; `C` reads the set as the list `NAME`."""
+
+    name: str
+    zone: str
+    low: int
+    high: int
+    where: object | None
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
 class Window:
     """A response window: after every completed step of a turn, each seat in turn order from
     the one whose turn it is may make one of `plays` or pass; a full round of passes closes it."""
@@ -503,6 +516,7 @@ class Play:
     provenance: Provenance
     dest_seat: object | None = None  # the seat expression, for dest_seats "seat"
     value: Choose | None = None  # a chosen value: a play with one and no `card from` plays no card
+    meld: Meld | None = None  # a play of several cards at once (card_zone is its zone)
 
 
 @dataclass(frozen=True)

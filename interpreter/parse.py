@@ -378,6 +378,9 @@ class _ToAst(Transformer):
             return s.Clause(effect.kind, effect.parts, _provs(c[2]), _span(meta))
         return s.Clause("guarded", (effect, when), _provs(c[2]), _span(meta))
 
+    def play_meld(self, meta, c):  # (name, (low, high), zone, condition over the set or None)
+        return _clause("meld", meta, [_ident(c[0]), c[1], _ident(c[2]), c[3]], c[4])
+
     def play_choose_value(self, meta, c):  # (name, attribute, filter or None)
         return _clause("choose_value", meta, ["value", _ident(c[0]), _ident(c[1]), "", c[2]], c[3])
 

@@ -41,7 +41,7 @@ from .diagnostics import Diagnostic, RulesError, Span
 from .engine import EngineError, Game, PositionError, new_game
 from .load import Loaded, check_selection, named_ruleset, read, resolve
 from .model import Zone
-from .notation import Move, MoveError, parse_move
+from .notation import IllegalMoveError, Move, MoveError, parse_move
 from .options import SelectionError
 from .files import exists
 from .yamlfile import Located, node_at, read_file, read_yaml, shipped_schema, span_of, validate
@@ -427,7 +427,13 @@ def _refusal(game: Game, move: Move) -> str:
     the legal moves of the seat to move."""
     if game.over:
         return "the match is over"
-    return "" if move in game.legal_moves(game.to_move) else game.why_illegal(move)
+    if move in game.legal_moves(game.to_move):
+        return ""
+    try:
+        game.action_of(move)  # a meld's faces written in another order name the same move
+    except IllegalMoveError:
+        return game.why_illegal(move)
+    return ""
 
 
 def _expect(game: Game, want: dict, ended: list) -> None:

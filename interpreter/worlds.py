@@ -119,6 +119,8 @@ class Knowledge:
                 announced = [index[part.lower()] for part in move.card.split("+")]
             elif known:
                 announced = [self._only_face[play.name]]
+            if play.meld is not None and len(announced) > 1:  # a meld: every card from the one zone
+                sources = sources * len(announced)
             to_hidden = dest in before.hidden
             for k, source in enumerate(sources):
                 if source in before.hidden:

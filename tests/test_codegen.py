@@ -29,7 +29,7 @@ from .test_values import LEDGER
 BLOCKS = {**TEXTS, "trade": TRADE, "repeat": REPEAT, "stars": STARS, "kinds": KINDS, "quick": QUICK, "raid": RAID,
           "final": FINAL, "ledger": LEDGER}
 
-SHIPPED = ("klats", "arne_92", "arne_total", "go_fish", "whist")
+SHIPPED = ("klats", "arne_92", "arne_total", "go_fish", "whist", "colour_rush", "hearts", "rummy")
 EXAMPLES = sorted((REPO / "docs" / "examples").glob("*.rules"))
 
 
@@ -133,7 +133,7 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          "final_turns", "silent", "clear", "drawn", "taken", "_actions", "_dirty", "_advance", "_end_round",
          "_take_face", "_turn_over", "_open_window", "_forget", "_wrote", "PASS", "EngineError", "endless_round",
          "answers", "_answers", "answer", "answered", "closed", "_window_actions", "TEAM", "PARTNER", "_team_total",
-         "_best", "values", "played"}
+         "_best", "values", "played", "_meld_actions"}
 
 
 def names_in(source: str) -> set[str]:

@@ -15,7 +15,7 @@ from functools import cache
 
 import pytest
 
-from cardrules.interpreter import check, compile as compiling, engine, parse, progress
+from cardrules.interpreter import check, compile as compiling, engine, melds, parse, progress
 from cardrules.interpreter.bots import RandomBot, play_out
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.diagnostics import RulesError
@@ -208,7 +208,7 @@ def test_a_notation_example_reads_as_the_doc_says(row):
 
 
 LIMITS_HEADER = ["limit", "value", "where"]
-MODULES = {"parse": parse, "check": check, "compile": compiling, "engine": engine, "progress": progress}
+MODULES = {"parse": parse, "check": check, "compile": compiling, "engine": engine, "progress": progress, "melds": melds}
 
 
 def test_the_limits_are_the_interpreters():
