@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from . import model as m
 from . import syntax as s
 from .diagnostics import Sink, Span
+from .drawing import fill
 
 MAX_PLAYERS = 64
 MAX_DECK = 20_000
@@ -47,6 +48,16 @@ CONTEXTS = {"SETUP": SETUP, "DECK": {k: v for k, v in DECK.items() if k != MARKS
             "PLAY_CARD": PLAY_CARD, "PLAY_TARGET": PLAY_TARGET,
             "TURN_STEP": TURN_STEP, "MATCH_UNTIL": MATCH_UNTIL, "MATCH_STARTER": MATCH_STARTER}
 CONTEXT_NAMES = {**PLAY_TARGET, **TURN_STEP, **MATCH_UNTIL, "pile": "pile"}  # no ruleset may define these
+
+
+MAX_SYMBOL = 8  # characters of a `display` symbol: a suit, a rank, a short word
+
+
+def _terminal_colours() -> dict[str, int]:
+    """The colour names of the 256-colour terminal palette, as rich knows them (it draws them)."""
+    from rich.color import ANSI_COLOR_NAMES
+
+    return ANSI_COLOR_NAMES
 
 
 def _list(t: str) -> str:
@@ -211,6 +222,7 @@ class Checker:
         match = self._match(singles.get("match"))
         deck_rules = self._deck_rules()
         sets = self._sets(singles.get("decks"))
+        display = self._display(singles.get("display"))
         if not deck_rules and sets[0] == 1:  # else the deck in play depends on the count: compile tells
             self._deck_deals(players, deck, setup)
         self._provenance_documents()
@@ -224,7 +236,7 @@ class Checker:
             zones=tuple(self.names.zones.values()), setup=setup, cleanup=cleanup, plays=tuple(plays.values()),
             turn=turn, window=window, round_ends=round_ends, final=final, score=score, match=match,
             player_counts=players[2], deck_rules=deck_rules, sets=sets[0], sets_provenance=sets[1],
-            marks=tuple(self.names.marks),
+            marks=tuple(self.names.marks), display=display,
             defines=tuple(self._declared[n] for n in self.defines if n in self._declared))
 
     # ---------------------------------------------------------------- first pass
@@ -237,7 +249,7 @@ class Checker:
                             'turn, end round, score and match')
             return seen
         for c in self.clauses:
-            if c.kind in ("game", "players", "setup", "cleanup", "turn", "window", "score", "match", "decks"):
+            if c.kind in ("game", "players", "setup", "cleanup", "turn", "window", "score", "match", "decks", "display"):
                 if c.kind in seen:
                     self.sink.error(f"a second '{c.kind}' clause", c.span,
                                     f"a ruleset has one; the first is at line {seen[c.kind].span.line}")
@@ -515,15 +527,7 @@ class Checker:
         return cards
 
     def _fill(self, template: str, values: dict, lang: str | None = None) -> str:
-        """A face template with the card's values in place; in a language, each enum value by
-        its label there, when it has one."""
-        def value(hole: str) -> str:
-            v = values.get(hole, "")
-            a = self.names.attributes.get(hole)
-            if lang is not None and a is not None and a.is_enum:
-                return next((text for l, text in next(x for x in a.values if x.name == v).labels if l == lang), str(v))
-            return str(v)
-        return re.sub(r"{([^}]*)}", lambda h: value(h.group(1)), template)
+        return fill(template, values, self.names.attributes, lang)
 
     # ---------------------------------------------------------------- zones used by clauses
 
@@ -911,6 +915,39 @@ class Checker:
         return count.value, _provenance(c.provs, c.span)
 
     # ---------------------------------------------------------------- whole-ruleset checks
+
+    def _display(self, c: s.Clause | None) -> tuple[m.Look, ...]:
+        """Each item names a value of an attribute, once, and a colour the terminal knows or a
+        symbol one can read."""
+        looks, seen = [], {}
+        for item in c.items if c else ():
+            attr, value, colour, symbol = item.parts
+            a = self.names.attributes.get(attr.text)
+            if a is None:
+                self.sink.error(f"no attribute '{attr.text}'", attr.span,
+                                near(attr.text, self.names.attributes) or "display names an attribute the cards have")
+                continue
+            shown = value.text if isinstance(value, s.Ident) else value.value
+            if (attr.text, shown) in seen:
+                self.sink.error(f"'{attr.text} {shown}' is displayed twice", value.span,
+                                f"the first is at line {seen[attr.text, shown]}; keep one")
+                continue
+            seen[attr.text, shown] = item.span.line
+            if attr.text not in self.names.broken and self._fixed(attr.text, value) is None:
+                continue
+            if colour is not None and colour.text not in _terminal_colours():
+                self.sink.error(f"'{colour.text}' is not a terminal colour", colour.span,
+                                near(colour.text, _terminal_colours()) or
+                                "e.g. red, bright_blue, orange1, purple, grey50 (the 256 colours' names)")
+                continue
+            if symbol is not None and (not symbol.strip() or len(symbol) > MAX_SYMBOL
+                                       or any(unicodedata.category(ch)[0] in "CZ" and ch != " " for ch in symbol)):
+                self.sink.error(f"the symbol {symbol!r} is empty, too long or holds an invisible character",
+                                item.span, f'write what a card shows in 1 to {MAX_SYMBOL} characters: "K", "♠", "10"')
+                continue
+            looks.append(m.Look(attr.text, shown, colour.text if colour else None, symbol,
+                                _provenance(item.provs, item.span)))
+        return tuple(looks)
 
     def _deck_deals(self, players, deck, setup) -> None:
         """The deck must deal every seat its hand for every allowed player count."""
