@@ -188,6 +188,7 @@ class _Names:
     documents: dict[str, m.Document] = field(default_factory=dict)
     spans: dict[tuple[str, str], Span] = field(default_factory=dict)
     broken: set[str] = field(default_factory=set)  # attributes defined with an error already reported
+    partial: set[str] = field(default_factory=set)  # enum attributes with a value refused (reported)
     marks: dict[str, Span] = field(default_factory=dict)  # mark -> where first set
     used: set[tuple[str, str]] = field(default_factory=set)
 
@@ -309,6 +310,8 @@ class Checker:
                         if self._define(f"value of {name.text}", ident):
                             vals.append(m.AttributeValue(ident.text, labels))
                             n.enum_values.setdefault(ident.text, []).append(name.text)
+                        else:
+                            n.partial.add(name.text)
                     n.attributes[name.text] = m.Attribute(name.text, tuple(vals), 0, len(vals) - 1, prov)
             elif c.kind == "int_attribute":
                 name, low, high = c.parts
@@ -933,8 +936,8 @@ class Checker:
                                 f"the first is at line {seen[attr.text, shown]}; keep one")
                 continue
             seen[attr.text, shown] = item.span.line
-            if attr.text not in self.names.broken and self._fixed(attr.text, value) is None:
-                continue
+            if attr.text in self.names.broken | self.names.partial or self._fixed(attr.text, value) is None:
+                continue  # a broken attribute was reported where it is defined
             if colour is not None and colour.text not in _terminal_colours():
                 self.sink.error(f"'{colour.text}' is not a terminal colour", colour.span,
                                 near(colour.text, _terminal_colours()) or
