@@ -51,16 +51,18 @@ HINTS = 3  # moves shown
 def help_text(examples: str) -> str:
     """`help`: how to type a move, with `examples` from the game at hand, and the commands."""
     return _("""\
-Type a move's number from the list, or the move itself: the play, the card, then @SEAT
-for a seat's zone (a new pile there) or @SEAT/PILE onto a pile. Here, for instance:
+Type a move's number from the list, or the move itself: the play, the card,
+then @SEAT for a seat's zone (a new pile there) or @SEAT/PILE onto a pile.
+Here, for instance:
   {examples}
-The play's name may be left out when only one play is open. Seats and piles count from 0;
-piles read bottom to top, the top card last.
+The play's name may be left out when only one play is open. Seats and piles
+count from 0; piles read bottom to top, the top card last.
   moves      list the legal moves again      view   show the table again
-  hint       what the ismcts bot would play here: its top moves, how often it tried
-             each and how often that won, from what your seat knows
+  hint       what the ismcts bot would play here: its top moves, how often it
+             tried each and how often that won, from what your seat knows
   why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)
-  card NAME  what a card does, and which rules say so; `card` alone lists the kinds
+  card NAME  what a card does, and which rules say so; `card` alone lists the
+             kinds
   undo       take back your last move and the bots' moves after it""").format(examples=examples)
 
 

@@ -81,7 +81,7 @@ def view_of(view: dict, model: Ruleset, kinds: list[str], paint: Paint = plain, 
         seats.add_column(zone.name, ratio=1)
     for seat in range(view["players"]):
         label = Text("▶ " if seat == to_move else "  ")
-        label.append(f"{seat} {_('you') if seat == me else kinds[seat]}", style="bold" if seat == me else "")
+        label.append(f"{seat} " + (_("you") if seat == me else kinds[seat]), style="bold" if seat == me else "")
         seats.add_row(label, str(view["totals"][seat]),
                       *(_zone(view["zones"][z.name][seat], paint) for z in per_seat))
     shared = Table.grid(padding=(0, 2))

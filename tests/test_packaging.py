@@ -18,7 +18,8 @@ from .conftest import REPO
 
 @pytest.mark.parametrize("shipped", ["grammar/cardrules.lark", "rulesets/klats.rules",
                                      "rulesets/house/klats_five_piles.yaml",
-                                     "schemas/ruleset.schema.json", "schemas/scenarios.schema.json"])
+                                     "schemas/ruleset.schema.json", "schemas/scenarios.schema.json",
+                                     "cli/locale/ru/LC_MESSAGES/cardrules.mo"])
 def test_shipped_files_are_found_through_the_package(shipped):
     folder, _, name = shipped.partition("/")
     assert (files(f"cardrules.{folder}") / name).is_file()
@@ -88,7 +89,7 @@ def test_a_wheel_ships_the_data_under_one_package(tmp_path):
     for shipped in ("cardrules/grammar/cardrules.lark", "cardrules/rulesets/klats.rules",
                     "cardrules/rulesets/klats.scenarios.yaml", "cardrules/rulesets/house/klats_five_piles.yaml",
                     "cardrules/schemas/ruleset.schema.json", "cardrules/interpreter/engine.py",
-                    "cardrules/cli/main.py"):
+                    "cardrules/cli/main.py", "cardrules/cli/locale/ru/LC_MESSAGES/cardrules.mo"):
         assert shipped in names
     version = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]["version"]
     assert {name.split("/")[0] for name in names} == {"cardrules", f"cardrules-{version}.dist-info"}
