@@ -23,6 +23,7 @@ from rich.text import Text
 
 from ..interpreter import gamelog, outputs
 from ..interpreter.bots import Table as Seating, make_bot
+from ..interpreter.check import near
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
 from ..interpreter.engine import EngineError, Game, RoundResult, new_game
 from ..interpreter.errors import clip
@@ -257,7 +258,7 @@ class Session:
                 try:
                     return self._action(line, seat)
                 except MoveError as e:
-                    self._refuse(e, seat)
+                    self._refuse(e, seat, line)
 
     def _hand_over(self, seat: int) -> None:
         """Hot-seat: the next person takes the keyboard. At a terminal the screen was cleared
@@ -271,11 +272,27 @@ class Session:
             raise Quit(_("end of input")) from None
         out.clear()
 
-    def _refuse(self, e: MoveError, seat: int) -> None:
-        """A move that cannot be played: where and why, and the notation's example from this game."""
+    def _refuse(self, e: MoveError, seat: int, line: str = "") -> None:
+        """A move that cannot be played: where and why, a word it may have meant, or the
+        notation's example from this game."""
         if e.hint == HELP:
             e.hint = _("e.g. {examples}").format(examples=examples_of(self.game.legal_moves(seat)))
+        e.hint = e.hint or self._near(line, seat)
         err.print(e.render(), markup=False, soft_wrap=False)
+
+    def _near(self, line: str, seat: int) -> str:
+        """`did you mean ...?` for the first word of `line` that is no command, play or card:
+        the cards of this seat's moves first, then every card."""
+        moves = self.game.legal_moves(seat)
+        words = {*(c.strip() for c in COMMANDS), "exit", *(m.play for m in moves)}
+        cards = {face for m in moves for face in m.card.split("+") if face}
+        for word in line.split():
+            if word.startswith("@") or word in words or word.lower() in {c.lower() for c in cards}:
+                continue
+            if word.lower() in self.game.c.face_index:
+                return ""
+            return near(word, sorted(words | cards)) or near(word, self.game.c.faces)
+        return ""
 
     def _action(self, line: str, seat: int) -> tuple:
         """The action a typed number or move names; a `MoveError` says why there is none."""
