@@ -78,7 +78,7 @@ def view_of(view: dict, model: Ruleset, kinds: list[str], paint: Paint = plain, 
     seats.add_column(_("total"), justify="right", no_wrap=True)
     per_seat = [z for z in model.zones if z.per_seat]
     for zone in per_seat:
-        seats.add_column(zone.name, ratio=1)
+        seats.add_column(zone.name)
     for seat in range(view["players"]):
         label = Text("▶ " if seat == to_move else "  ")
         label.append(f"{seat} " + (_("you") if seat == me else kinds[seat]), style="bold" if seat == me else "")

@@ -48,3 +48,25 @@ def test_a_bad_display_item_is_a_located_error(items, message, column):
     found = [(d.message, d.span.column) for d in raised.value.diagnostics]
     assert (message, column) in found, found
 
+
+
+def test_a_long_row_wraps_between_piles_never_inside_one():
+    import io
+
+    from rich.console import Console
+
+    from cardrules.cli.render import view_of
+
+    model = load(str(RULESETS / "klats.rules")).model
+    piles = [["blue1", "orange2", "green3"], ["green14"], ["orange5", "blue6"], ["blue7", "green8", "orange9", "blue10"],
+             ["green11"], ["orange12", "orange13"]]
+    view = {"seat": 0, "players": 2, "round": 0, "to_move": 0, "active": 0, "window": False, "totals": [0, 0],
+            "zones": {"draw": {"count": 40}, "hand": [["blue2", "green2", "orange3"], {"count": 3}],
+                      "row": [piles, []]}}
+    console = Console(file=io.StringIO(), width=72, color_system=None)  # the widest pile fits the column
+    console.print(view_of(view, model, ["human", "random"]))
+    lines = console.file.getvalue().splitlines()
+    assert len([line for line in lines if "]" in line]) >= 3  # it did wrap
+    for line in lines:
+        assert line.count("[") == line.count("]"), f"a pile is split: {line!r}"
+    assert all(f"{i}:[" in "".join(lines) for i in range(len(piles)))
