@@ -238,6 +238,8 @@ class Checker:
             turn=turn, window=window, round_ends=round_ends, final=final, score=score, match=match,
             player_counts=players[2], deck_rules=deck_rules, sets=sets[0], sets_provenance=sets[1],
             marks=tuple(self.names.marks), display=display,
+            display_provenance=_provenance(singles["display"].provs, singles["display"].span)
+            if "display" in singles else m.NO_PROVENANCE,
             defines=tuple(self._declared[n] for n in self.defines if n in self._declared))
 
     # ---------------------------------------------------------------- first pass

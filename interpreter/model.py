@@ -561,6 +561,7 @@ class Ruleset:
     house_name: str = ""
     cleanup: tuple[Transfer, ...] = ()  # what happens when a round has ended, before it is scored
     display: tuple[Look, ...] = ()  # how cards are drawn for people, in file order
+    display_provenance: Provenance = NO_PROVENANCE
 
 
     @property
