@@ -497,8 +497,7 @@ def play(
     loaded = load_or_exit(file, edition, variant, house)
     compiled = compile_or_exit(loaded, players if kinds is None else len(kinds), parse_params(param), lang)
     kinds = kinds or [HUMAN] + ["random"] * (compiled.players - 1)
-    lang = lang or loaded.model.language
-    use(lang)
+    use(lang)  # the interface speaks what --lang asks; an edition's language names only the cards
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
     try:
@@ -516,7 +515,7 @@ def play(
     out.print(_("{title}: {players} players ({kinds}), seed {seed}; play it again with --seed {seed}").format(
         title=loaded.model.title + loaded.model.selection, players=compiled.players, kinds=", ".join(kinds), seed=seed)
         + (_(". Type help for help.") if HUMAN in kinds else ""), markup=False, soft_wrap=False)
-    _run(Session(game, kinds, _reader(), journal, lang=lang))
+    _run(Session(game, kinds, _reader(), journal, lang=lang or loaded.model.language))
 
 
 def resume(
