@@ -4,9 +4,10 @@ every legal selection: random self-play in lockstep, and at each position the di
 actions (in order), the seat to move, every seat's view, the totals and the round results must
 be the same (`cardrules.interpreter.equivalence`).
 
-    python bench/engine_equivalence.py [--positions N] [--seed S] [RULESET ...]
+    python bench/engine_equivalence.py [--positions N] [--seed S] [--only TEXT] [RULESET ...]
 
-N positions (default 10,000) for each ruleset and selection, shared among its player counts.
+N positions (default 10,000) for each ruleset and selection, shared among its player counts;
+`--only +teams` keeps the selections whose text holds `+teams`.
 Prints one line per selection and exits 1 at the first difference, saying where.
 """
 from __future__ import annotations
@@ -29,11 +30,14 @@ def main() -> None:
     ap.add_argument("rulesets", nargs="*", default=SHIPPED)
     ap.add_argument("--positions", type=int, default=10_000, help="positions per ruleset and selection")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", default="", help="only the selections whose text holds this, e.g. +teams")
     a = ap.parse_args()
     total = 0
     for name in a.rulesets:
         path = REPO / "rulesets" / f"{name}.rules"
         for selection, loaded in load_all(path.read_text(encoding="utf-8"), str(path)):
+            if a.only not in selection:
+                continue
             counts = loaded.model.counts
             start, positions, matches = time.perf_counter(), 0, 0
             for i, players in enumerate(counts):

@@ -22,13 +22,15 @@ def book(
     lang: Annotated[str, typer.Option("--lang", metavar="LANG", help=f"The book's language: {', '.join(LANGUAGES)}; "
                                       "cards are named in it where the ruleset gives their names in it.")] = "en",
     form: Annotated[str, typer.Option("--format", metavar="FORMAT", help=f"{' or '.join(FORMATS)}")] = "md",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the book to this file, not to stdout.",
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the book to this file, not to stdout.",
                                                show_default=False)] = None,
     edition: Edition = None,
     variant: Variants = None,
     house: House = None,
 ) -> None:
-    """Write a rulebook of a ruleset for players: the aim, components and the deck for each player
+    """Write a rulebook of a ruleset for players.
+
+    It holds the aim, components and the deck for each player
     count, setup, a turn, every card and play in words, windows, the end, scoring with a worked
     example, editions and variants, settings, and where each rule comes from as notes."""
     if lang not in LANGUAGES:

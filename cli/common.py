@@ -79,6 +79,14 @@ Lang = Annotated[Optional[str], typer.Option(
                                    "them so; moves may name cards in any of its languages.", show_default=False)]
 
 
+def seed_in_range(seed: int | None) -> int | None:
+    """A --seed every log can hold: 0 to 2^63-1. (A range given to typer would be printed in every
+    help as `[0<=x<=9223372036854775807]`, squeezing the help column.)"""
+    if seed is not None and not 0 <= seed <= gamelog.MAX_SEED:
+        raise typer.BadParameter("a seed is a whole number from 0 to 2^63-1")
+    return seed
+
+
 House = Annotated[Optional[str], typer.Option(
     "--house", metavar="FILE.yaml", help="Apply these house rules to the ruleset (they name its edition and "
                                          "variants); FILE+house:FILE.yaml says the same.", show_default=False)]

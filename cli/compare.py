@@ -26,7 +26,9 @@ def diff(
     markdown: Annotated[bool, typer.Option("--markdown", help="Print the diff as a Markdown document.")] = False,
     full: Annotated[bool, typer.Option("--full", help="List every difference even between unrelated games.")] = False,
 ) -> None:
-    """Compare two checked rulesets and print what differs, grouped: players and setup;
+    """Show what differs between two rulesets, clause by clause.
+
+    Both are checked, then what differs is printed, grouped: players and setup;
     components and the deck for each player count; timing and windows; each card's plays;
     scoring; the end and the final round; the match; the options. Cards and plays are paired
     by name, and by behaviour where the names differ. Each difference shows both sides'

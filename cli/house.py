@@ -24,7 +24,9 @@ app = typer.Typer(help="House rules: check a house-rules YAML file, or print the
 def check(
     file: Annotated[str, typer.Argument(metavar="FILE.yaml", help="A house-rules file.", show_default=False)],
 ) -> None:
-    """Check house rules in three steps, each error at its line and column: the file against
+    """Check a house-rules file against its ruleset.
+
+    Three steps, each error at its line and column: the file against
     schemas/house-rules.schema.json, the changes against the ruleset (names, ranges, snippets),
     then the changed ruleset by the checker, for every player count. Exit 1 on any error."""
     try:
@@ -45,10 +47,12 @@ def check(
 def schema(
     ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A .rules file, or a shipped ruleset's name.",
                                            show_default=False)],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the schema to this file.",
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="Write the schema to this file.",
                                                    show_default=False)] = None,
 ) -> None:
-    """Print the house-rules schema for one ruleset: its params (with their ranges), cards,
+    """Print the house-rules schema for one ruleset.
+
+    It holds the params (with their ranges), cards,
     clauses, editions and variants as enums. Point an editor at it with a first line
     `# yaml-language-server: $schema=PATH` in the house file."""
     if output is not None:

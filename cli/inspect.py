@@ -28,7 +28,9 @@ def check(
     variant: Variants = None,
     house: House = None,
 ) -> None:
-    """Check a ruleset. Errors and warnings go to stderr with file:line:col; a ruleset that
+    """Check a ruleset: its errors and warnings, or a summary of the game.
+
+    Errors and warnings go to stderr with file:line:col; a ruleset that
     checks gets a summary: players, the deal for each player count, zones, params, provenance.
     A file with editions and variants is checked in every legal selection, unless one is given."""
     spec = split_selection(file)
@@ -36,14 +38,15 @@ def check(
     checked = _every_selection(file) if every else None
     if checked is None:
         loaded, dealt, selections = load_or_exit(file, edition, variant, house), None, None
-    else:
-        loaded, dealt, selections = checked
+        warnings = list(loaded.warnings)
         print_warnings(loaded)
+    else:
+        loaded, dealt, selections, warnings = checked
     report = exporting.summary(loaded.model, dealt)
     if selections is not None and len(selections) > 1:
         report["selections"] = selections
     if as_json:
-        echo(_json({**report, "warnings": [_diagnostic(d) for d in loaded.warnings]}), nl=False, is_json=True)
+        echo(_json({**report, "warnings": [_diagnostic(d) for d in warnings]}), nl=False, is_json=True)
     else:
         _print_summary(report)
     unplayable = [d for d in report["deals"] if "problem" in d]
@@ -52,18 +55,19 @@ def check(
     if unplayable:
         raise fail("setup cannot run for every player count the ruleset allows",
                    "narrow `players`, or deal counts that fit the deck")
-    if strict and loaded.warnings:
-        count = len(loaded.warnings)
+    if strict and warnings:
+        count = len(warnings)
         raise fail(f"{count} warning{'s' if count > 1 else ''}, and --strict counts warnings as errors",
                    "fix them, or drop --strict")
 
 
-def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict]] | None:
+def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict], list[Diagnostic]] | None:
     """Check the file in each legal selection of edition and variants, parsing it once; print
-    each error once, with the selections it shows in, and exit 1 on any. Else the first
+    each error once, with the selections it shows in, and exit 1 on any. Else print each
+    warning of any selection once, with the selections it shows in, and give the first
     selection (the one `load` gives when none is named: the first edition, no variant), its
-    deals, and the figures of each selection for the summary; None when the file does not read
-    or parse (`load_or_exit` then says why)."""
+    deals, the figures of each selection for the summary, and the warnings; None when the file
+    does not read or parse (`load_or_exit` then says why)."""
     try:
         text, name = read(file)
         results = load_all(text, name)
@@ -91,18 +95,35 @@ def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict]] | None:
         raise fail("setup cannot run for every player count a selection allows",
                    "narrow its `players`, or deal counts that fit its deck")
     return results[0][1], dealt[0], [{"selection": selection, "players": list(r.model.counts),
-                                      "warnings": len(r.warnings)} for selection, r in results]
+                                      "warnings": len(r.warnings)} for selection, r in results], \
+        _selection_warnings(results, text)
+
+
+def _selection_warnings(results: list, text: str) -> list[Diagnostic]:
+    """Every selection's warnings, each once, printed with the selections it shows in when the
+    file has more than one: a warning of a variant alone counts as much as the base's."""
+    found: dict[Diagnostic, list[str]] = {}
+    for selection, loaded in results:
+        for d in loaded.warnings:
+            found.setdefault(d, []).append(selection or "(base)")
+    for d, where in found.items():
+        print_located(render_all([d], text))
+        if len(results) > 1:
+            err.print(f"  in: {', '.join(where)}", markup=False)
+    return list(found)
 
 
 def export(
     file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False, metavar="FILE")],
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the JSON to this file, not to stdout.",
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the JSON to this file, not to stdout.",
                                                show_default=False)] = None,
     edition: Edition = None,
     variant: Variants = None,
     house: House = None,
 ) -> None:
-    """Export a checked ruleset as JSON: every clause with its provenance, every expression as
+    """Export a checked ruleset as JSON.
+
+    Every clause with its provenance, every expression as
     text, type and tree. schemas/ruleset.schema.json describes it."""
     if output is not None:
         spec = split_selection(file)
@@ -145,7 +166,9 @@ def _row(table: Table, *cells) -> None:
 
 
 def _counts(counts: list[int]) -> str:
-    """Player counts as a range when they run without a gap: 2..6, else 4, 6, 8."""
+    """Player counts as a range when they run without a gap: 2..6, else 4, 6, 8; one count alone."""
+    if len(counts) == 1:
+        return str(counts[0])
     return f"{counts[0]}..{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) else ", ".join(map(str, counts))
 
 
@@ -158,6 +181,8 @@ def _print_summary(r: dict) -> None:
     if r.get("selection"):
         _row(header, "edition and variants", r["selection"])
     _row(header, "players", _counts(r["players"]["counts"]))
+    if r.get("teams"):
+        _row(header, "teams", r["teams"])
     _row(header, "deck", f"{r['deck']} cards")
     _row(header, "plays", ", ".join(r["plays"]))
     _row(header, "round ends", ", ".join(r["round_ends"]))

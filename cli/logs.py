@@ -73,7 +73,9 @@ def redact(
     output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="OUT",
                                                    help="Write to this file; default: stdout.")] = None,
 ) -> None:
-    """Write what seat N saw of a logged match, as JSON: each move, the seat's view after it, the
+    """Write what one seat saw of a logged match.
+
+    What seat N saw is written as JSON: each move, the seat's view after it, the
     result. No seed, no face of a card hidden from the seat; a card moved between two zones both
     hidden from it reads "?"."""
     if output is not None:

@@ -15,7 +15,9 @@ DEBOUNCE = 0.3  # seconds after the last change before a text is checked again
 
 
 def lsp() -> None:
-    """Run the language server on stdin and stdout, for an editor to start (docs/editors.md):
+    """Run the language server for editors (.rules files).
+
+    It speaks on stdin and stdout, for an editor to start (docs/editors.md):
     diagnostics as you type, hover, completion, go to definition, references and an outline
     for .rules files. Needs the `lsp` extra: pip install 'cardrules\\[lsp]'."""
     try:

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import errno
 import importlib
+import inspect
 import os
 import sys
 from functools import cache
 
 import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from ..interpreter.errors import EXIT_FINDINGS, CardrulesError, clip
 
 # command -> (module, attribute): a function for a command, a Typer for a group of them; in the
 # order `cardrules --help` lists them
 COMMANDS = {
+    "list": ("catalog", "list_rulesets"),
     "check": ("inspect", "check"),
     "export": ("inspect", "export"),
     "scenarios": ("scenarios", "scenarios"),
@@ -40,7 +43,8 @@ def build(only: str | None = None) -> typer.Typer:
     """The command line with every command, or with only the command `only` when it names one."""
     app = typer.Typer(
         name="cardrules",
-        help="Card games written as data: check, play, self-play and export rulesets.",
+        help="Card games written as data: check, play, measure and compare rulesets.",
+        cls=_Group,
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
@@ -52,14 +56,54 @@ def build(only: str | None = None) -> typer.Typer:
             continue
         command = getattr(importlib.import_module(f"{__package__}.{module}"), attribute)
         if isinstance(command, typer.Typer):
-            app.add_typer(command, name=name)
+            for info in command.registered_commands:
+                info.cls, info.help = _Command, _reflowed(info.callback.__doc__)
+            app.add_typer(command, name=name, cls=_Group)
         else:
-            app.command(name)(command)
+            app.command(name, cls=_Command, help=_reflowed(command.__doc__))(command)
     return app
 
 
 def _group() -> None:
     pass
+
+
+def _reflowed(doc: str | None) -> str:
+    """A docstring with each paragraph on one line, so that rich wraps it at the terminal's width
+    (in rich markup mode typer keeps the source's line breaks). Its first paragraph is the
+    one-line summary listed under Commands. A paragraph of indented or listed lines keeps its
+    breaks."""
+    paragraphs = inspect.cleandoc(doc or "").split("\n\n")
+    return "\n\n".join(
+        paragraph if any(line[:1] in (" ", "-", "*") for line in paragraph.splitlines()) else " ".join(paragraph.split())
+        for paragraph in paragraphs)
+
+
+def _without_types(params: list) -> list:
+    """Parameters as the help should name them: `--json`, not `--json <bool>`, and `FILE`, not
+    `FILE <str>` (typer writes a Python type beside every flag and argument). Options that take a
+    value keep their metavar (`--games GAMES`)."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+        elif isinstance(param, TyperArgument) and param.metavar is not None:
+            param.__class__ = _NamedArgument
+    return params
+
+
+class _NamedArgument(TyperArgument):
+    def display_type_rich(self, ctx):  # type: ignore[no-untyped-def]
+        return None
+
+
+class _Command(TyperCommand):
+    def get_params(self, ctx):  # type: ignore[no-untyped-def]
+        return _without_types(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx):  # type: ignore[no-untyped-def]
+        return _without_types(super().get_params(ctx))
 
 
 @cache

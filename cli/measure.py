@@ -19,7 +19,7 @@ from ..interpreter import figures as fig
 from ..interpreter.engine import EngineError
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.measure import SeatKindError, check_kinds, measure, seat_kinds, stream_seed
-from .common import EXIT_USAGE, SafeConsole, compile_or_exit, err, fail, load_or_exit, out
+from .common import EXIT_USAGE, SafeConsole, compile_or_exit, err, fail, load_or_exit, out, seed_in_range
 from .logs import writable_or_exit
 
 SKILLED = "ismcts"  # the seat kind whose win rate against random seats is the skill
@@ -32,14 +32,15 @@ def compare(
     specs: Annotated[list[str], typer.Argument(
         metavar="SPEC", help="Rulesets to measure: FILE, FILE@EDITION+VARIANT..., FILE+house:HOUSE.yaml. "
                                 "Each is compared with the first.", show_default=False)],
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Number of seats (default: the first "
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Number of seats (default: the first "
                                                 "count the first SPEC allows).", show_default=False)] = None,
-    games: Annotated[int, typer.Option("--games", "-g", help="Matches to play for each SPEC.")] = 1000,
+    games: Annotated[int, typer.Option("--games", "-g", metavar="GAMES", help="Matches to play for each SPEC.")] = 1000,
     seats: Annotated[str, typer.Option("--seats", metavar="KINDS", help="The bot at each seat: one kind for all, "
                                        "or one per seat separated by commas.")] = "random",
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: the same seed gives the same "
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="SEED", callback=seed_in_range,
+                                              help="Seed of the run (0 to 2^63-1): the same seed gives the same "
                                                            "figures, whatever the workers.")] = 1,
-    workers: Annotated[int | None, typer.Option("--workers", "-w", help="Processes that play the matches "
+    workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes that play the matches "
                                                 "(default: one per core).", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (schemas/compare.schema.json), "
                                                          "nothing else.")] = False,
@@ -48,9 +49,11 @@ def compare(
                                               "'cardrules\\[plots]').", show_default=False)] = None,
     skill: Annotated[bool, typer.Option("--skill", help=f"Also measure skill: the win rate of one {SKILLED} seat "
                                                         "against random seats, from every seat in turn.")] = False,
-    skill_games: Annotated[int, typer.Option("--skill-games", help="Matches to play for the skill of each SPEC.")] = 50,
+    skill_games: Annotated[int, typer.Option("--skill-games", metavar="GAMES", help="Matches to play for the skill of each SPEC.")] = 50,
 ) -> None:
-    """Play GAMES matches of each SPEC between bots and report what the rules do to play: length,
+    """Measure how rulesets play: bots play each SPEC, and the figures are compared.
+
+    GAMES matches of each SPEC are played between bots, with a report of what the rules do to play: length,
     fairness (each seat's win rate, ties shared, and a chi-square test of equal shares), score,
     the lead (lead changes, drama, decisiveness), cards played, how rounds end, and with --skill
     how much a good player's choices matter. With two SPECs or more, every figure of each against
@@ -90,7 +93,8 @@ def compare(
                            "every match must be able to end under these bots")
             model = one.model
             summaries.append(fig.summarise(spec, records, model.round_end_names, [kind.name for kind in model.kinds],
-                                           model.match.winner == "lowest", skilled_records, SKILLED))
+                                           model.match.winner == "lowest", skilled_records, SKILLED,
+                                           model.teams.at(count) if model.teams else ()))
     pairs = [(summaries[0], b, fig.differences(summaries[0], b)) for b in summaries[1:]]
     titles = [one.model.title + one.model.selection for one in loaded]
     if as_json:
@@ -249,6 +253,7 @@ def to_json(summaries: list[fig.Summary], pairs, titles: list[str], players: int
             "round_ends": s.round_ends, "limits": list(s.limits),
             "gap_curve": [_estimate(e) for e in s.gap],
             "figures": [_figure(f) for f in s.figures],
+            **_team_json(s),
         })
     differences = [{"spec_a": a.spec, "spec_b": b.spec, "figure": d.figure, "group": d.group,
                     "kind": "rate" if d.rate else "mean", "a": d.a.value, "b": d.b.value,
@@ -259,6 +264,14 @@ def to_json(summaries: list[fig.Summary], pairs, titles: list[str], players: int
                    for a, b, rows in pairs for d in rows]
     return {"format": "cardrules-compare/1", "players": players, "games": games, "seed": seed, "seats": list(seats), "alpha": fig.ALPHA,
             "specs": specs, "differences": differences}
+
+
+def _team_json(s: fig.Summary) -> dict:
+    """`team_win_rates`, for a ruleset with teams: each team's seats and win rate."""
+    if not s.teams:
+        return {}
+    return {"team_win_rates": [{"team": list(team), **_estimate(s.figure(fig.team_wins(team)).estimate)}
+                               for team in s.teams]}
 
 
 def _finite(x: float) -> float | None:

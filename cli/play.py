@@ -8,7 +8,9 @@ resumed game goes on as the game would have, and an undone move is chosen again 
 """
 from __future__ import annotations
 
+import difflib
 import random
+import shlex
 import signal
 import sys
 from collections import Counter
@@ -22,29 +24,34 @@ from rich.table import Table
 from rich.text import Text
 
 from ..interpreter import gamelog, outputs
+from ..interpreter.book import Summary, summary
 from ..interpreter.bots import Table as Seating, make_bot
-from ..interpreter.check import near
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
-from ..interpreter.engine import EngineError, Game, RoundResult, new_game
+from ..interpreter.engine import PASS, EngineError, Game, RoundResult, new_game, team_totals
 from ..interpreter.errors import clip
 from ..interpreter.ismcts import search
+from ..interpreter import narration
+from ..interpreter.narration import RoundOver, narrate, round_words, snapshot
 from ..interpreter.load import resolve, split_selection
-from ..interpreter.model import Ruleset
-from ..interpreter.notation import HELP, Move, MoveError, parse_move
+from ..interpreter.model import Ruleset, selection_text
+from ..interpreter.notation import HELP, AmbiguousMoveError, Move, IllegalMoveError, MoveError, matching, parse_move
 from ..interpreter.progress import endless_round, round_bound
 from ..interpreter.redact import as_seen
+from ..interpreter.rulings import cited
+from ..interpreter.scoring import Scorer
 from ..interpreter.seats import HUMAN, KINDS, SeatError, parse_seat
 from ..interpreter.worlds import Memory
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
-                     load_or_exit, out,
-                     parse_params, seats_or_exit)
-from .i18n import _, ngettext, use
+                     load_or_exit, out, parse_params, seats_or_exit, seed_in_range)
 from .logs import read_or_exit, writable_or_exit
-from .render import Paint, moves_of, painter, plain, plural, view_of
+from .i18n import _, ngettext, use
+from .narrate import event_text, round_over_text
+from .render import Paint, breakdown_of, changes_of, moves_of, painter, plain, plural, view_of
 
 MAX_DIGITS = 9  # a move number, or a param: numbers up to 999,999,999
 MAX_LINE = 10_000  # characters of a line typed or piped at the prompt
-COMMANDS = ("help", "moves", "view", "hint", "why ", "card ", "undo", "quit")
+COMMANDS = ("help", "moves", "view", "score", "rules", "hint", "why ", "card ", "auto-pass ", "undo", "quit")
+MANY = 6  # moves an ambiguous shortened move lists
 HINT_SECONDS = 0.9  # the search behind `hint`: about a second
 HINTS = 3  # moves shown
 
@@ -56,15 +63,21 @@ Type a move's number from the list, or the move itself: the play, the card,
 then @SEAT for a seat's zone (a new pile there) or @SEAT/PILE onto a pile.
 Here, for instance:
   {examples}
-The play's name may be left out when only one play is open. Seats and piles
-count from 0; piles read bottom to top, the top card last.
+The play's name may be left out when only one play is open, and any part of a
+move that is clear without it: `CARD` for `PLAY CARD @SEAT` when it is the only
+one. Seats and piles count from 0; piles read bottom to top, the top card last.
   moves      list the legal moves again      view   show the table again
+  score      each seat's round score so far, clause by clause
+  rules      the rules of this game in short
   hint       what the ismcts bot would play here: its top moves, how often it
              tried each and how often that won, from what your seat knows
   why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)
   card NAME  what a card does, and which rules say so; `card` alone lists the
              kinds
-  undo       take back your last move and the bots' moves after it""").format(examples=examples)
+  undo       take back your last move and the bots' moves after it
+  auto-pass on|off        pass response windows by themselves (off at the start)
+  auto-pass on except NAME, ...   ... unless you could play one of these cards
+                                  or kinds""").format(examples=examples)
 
 
 def examples_of(moves: list[Move]) -> str:
@@ -155,6 +168,13 @@ class Session:
         self.hot_seat = kinds.count(HUMAN) > 1
         # whose eyes the table is printed for: the one person, else anyone (public zones only)
         self.viewer = kinds.index(HUMAN) if kinds.count(HUMAN) == 1 else -1
+        self.end_words = round_words(game.c.model, lang or "en")
+        self.scorer = Scorer(game.c)
+        self.lang = lang or "en"
+        self.summary: Summary | None = None  # `rules`, made when first asked for
+        self.shown: dict[int, dict] = {}  # seat -> the view shown at its last prompt
+        self.auto_pass, self.auto_pass_except = False, frozenset()  # `auto-pass on except NAME, ...`
+        self.auto_passed = False  # the move to come is auto-pass's
         model = game.c.model
         self.title = dict(model.names).get(lang, model.title) if lang else model.title
         self.paint: Paint = painter(model, lang, out.is_terminal) if reader.terminal else plain
@@ -186,6 +206,8 @@ class Session:
             move = game.move_of(action)
             if self.hot_seat and self.reader.terminal and self.kinds[seat] == HUMAN:
                 out.clear()  # the hand just played from leaves the screen before anyone else looks
+            in_window = game.state.window is not None
+            before = snapshot(game)
             self.table.play(action)
             self.moves.append(str(move))
             self.movers.append(seat)
@@ -194,8 +216,15 @@ class Session:
             if game.state.round_plays > self.round_bound:
                 raise EngineError(*endless_round(game))
             shown = move if seat == self.viewer else as_seen(move, seat, self.viewer, game.c.model)
-            out.print(_("seat {seat} ({kind}): {move}").format(seat=seat, kind=self.kinds[seat], move=shown), markup=False,
-                      style="dim" if self.kinds[seat] != HUMAN else "")
+            said = _("seat {seat} ({kind}): {move}").format(seat=seat, kind=self.kinds[seat], move=shown)
+            if self.auto_passed:
+                out.print(said + " " + _("(auto-pass)"), markup=False, style="dim")
+                self.auto_passed = False
+            elif not (in_window and not move.card and self.kinds[seat] != HUMAN):  # a bot letting a window go: nothing to tell
+                out.print(said, markup=False, style="dim" if self.kinds[seat] != HUMAN else "")
+            for event in narrate(before, game, self.viewer, move, seat, self.end_words):
+                if not isinstance(event, RoundOver):  # the round's report tells it
+                    out.print("    " + event_text(event, self.viewer), markup=False)
             self._report_rounds()
         if self.journal is not None:
             self.journal.append(gamelog.result_line(gamelog.result_of(self.game)))
@@ -215,6 +244,7 @@ class Session:
         if self.journal is not None:
             self.journal.append(gamelog.undo_line(count))
         self.rounds_shown = len(game.state.results)
+        self.shown.clear()  # the table is shown whole again
         out.print(_("took back {moves}: {list}").format(moves=plural(count, "move"), list=", ".join(taken)),
                   markup=False)
 
@@ -224,10 +254,14 @@ class Session:
         if self.journal is not None:
             self.journal.sync()
         game = self.game
+        auto = self._auto_pass(seat)
+        if auto is not None:
+            return auto
         if self.hot_seat and seat != self.asked:
             self._hand_over(seat)
+            self.shown.pop(seat, None)  # the screen was cleared: the table is shown whole
         self.asked = seat
-        self._show(seat)
+        self._show_changes(seat)
         prompt = _("seat {seat}> ").format(seat=seat)
         while True:
             words = [str(m) for m in game.legal_moves(seat)] + list(COMMANDS)
@@ -237,7 +271,7 @@ class Session:
                 raise Quit(_("end of input")) from None
             if not line:
                 continue
-            command, _space, rest = line.partition(" ")
+            command, _sep, rest = line.partition(" ")
             if command in ("quit", "exit"):
                 raise Quit(_("quit"))
             if command == "undo":
@@ -248,17 +282,28 @@ class Session:
                 out.print(moves_of(game.legal_moves(seat), self.paint))
             elif command == "view":
                 self._show(seat, moves=False)
+            elif command == "score":
+                self._score()
+            elif command == "rules":
+                if self.summary is None:
+                    self.summary = summary(self.game.c.model, self.lang)
+                out.print(rules_of(self.summary), soft_wrap=False)
             elif command == "hint":
                 self._hint(seat)
             elif command == "why":
                 self._why(rest.strip(), seat)
             elif command == "card":
                 self._card(rest.strip())
+            elif command == "auto-pass":
+                self._set_auto_pass(rest)
+                auto = self._auto_pass(seat)
+                if auto is not None:
+                    return auto
             else:
                 try:
                     return self._action(line, seat)
                 except MoveError as e:
-                    self._refuse(e, seat, line)
+                    self._refuse(e, seat)
 
     def _hand_over(self, seat: int) -> None:
         """Hot-seat: the next person takes the keyboard. At a terminal the screen was cleared
@@ -272,30 +317,15 @@ class Session:
             raise Quit(_("end of input")) from None
         out.clear()
 
-    def _refuse(self, e: MoveError, seat: int, line: str = "") -> None:
-        """A move that cannot be played: where and why, a word it may have meant, or the
-        notation's example from this game."""
+    def _refuse(self, e: MoveError, seat: int) -> None:
+        """A move that cannot be played: where and why, the notation's example from this game."""
         if e.hint == HELP:
             e.hint = _("e.g. {examples}").format(examples=examples_of(self.game.legal_moves(seat)))
-        e.hint = e.hint or self._near(line, seat)
         err.print(e.render(), markup=False, soft_wrap=False)
 
-    def _near(self, line: str, seat: int) -> str:
-        """`did you mean ...?` for the first word of `line` that is no command, play or card:
-        the cards of this seat's moves first, then every card."""
-        moves = self.game.legal_moves(seat)
-        words = {*(c.strip() for c in COMMANDS), "exit", *(m.play for m in moves)}
-        cards = {face for m in moves for face in m.card.split("+") if face}
-        for word in line.split():
-            if word.startswith("@") or word in words or word.lower() in {c.lower() for c in cards}:
-                continue
-            if word.lower() in self.game.c.face_index:
-                return ""
-            return near(word, sorted(words | cards)) or near(word, self.game.c.faces)
-        return ""
-
     def _action(self, line: str, seat: int) -> tuple:
-        """The action a typed number or move names; a `MoveError` says why there is none."""
+        """The action a typed number or move names, whole or with its unambiguous parts left out;
+        a `MoveError` says why there is none, with a suggestion for a misspelt word."""
         moves = self.game.legal_moves(seat)
         if _is_number(line):
             number = int(line) if len(line) <= MAX_DIGITS else 0
@@ -303,7 +333,45 @@ class Session:
                 raise MoveError(_("there is no move {number}: the moves are numbered 1 to {last}").format(
                     number=clip(line, 20), last=len(moves)), clip(line, 20), 1, _("type 'moves' to list them"))
             line = str(moves[number - 1])
-        return self.game.action_of(parse_move(line, self.game.open_plays()))
+        try:
+            return self.game.action_of(parse_move(line, self.game.open_plays()))
+        except MoveError as e:
+            found = matching(line, moves, self.game.c.face_index)
+            if len(found) == 1:
+                return self.game.action_of(found[0])
+            if found:
+                shown = ", ".join(map(str, found[:MANY])) + (", …" if len(found) > MANY else "")
+                raise AmbiguousMoveError(_("'{line}' could be any of {n} moves: {moves}").format(
+                    line=clip(line, 40), n=len(found), moves=shown), clip(line, 40), 1,
+                    _("say more of the move, or type its number (`moves` lists them)")) from None
+            if isinstance(e, AmbiguousMoveError) and len(line.split()) == 1 and line.lower() in self.game.c.face_index:
+                raise IllegalMoveError(_("no move with {card} is legal now").format(card=clip(line, 40)), clip(line, 40),
+                                       1, _("`moves` lists the legal moves; `why PLAY {card}` says which rule forbids "
+                                            "one").format(card=clip(line, 40))) from None
+            close = self._close_words(line)
+            if isinstance(e, AmbiguousMoveError) and len(line.split()) == 1:  # a lone word that names nothing
+                raise MoveError(_("'{word}' is not a card, a play or a command here").format(word=clip(line, 40)),
+                                clip(line, 40), 1, (_("did you mean {words}?").format(words=close) + " " if close else "")
+                                + _("`help` lists the commands, `moves` the moves")) from None
+            if close:
+                raise MoveError(e.message, e.text, e.column, _("did you mean {words}?").format(words=close)
+                                + (f" {e.hint}" if e.hint else "")) from None
+            raise
+
+    def _close_words(self, line: str) -> str:
+        """For each word of `line` that names nothing here, the card, play or command it is
+        closest to (difflib), if one is close."""
+        c = self.game.c
+        known = {*c.face_index, *(p.name for p in c.model.plays), "pass", *(w.strip() for w in COMMANDS)}
+        names = [*c.faces, *(p.name for p in c.model.plays), *(w.strip() for w in COMMANDS)]
+        close = []
+        for word in line.split():
+            if word.lower() in known or word.startswith(("@", "/")) or _is_number(word):
+                continue
+            for part in word.split("+"):
+                if part.lower() not in known:
+                    close += difflib.get_close_matches(part, names, n=1, cutoff=0.7)
+        return ", ".join(dict.fromkeys(close))
 
     def _why(self, text: str, seat: int) -> None:
         if not text:
@@ -340,21 +408,94 @@ class Session:
             out.print(kinds_of(self.game.c.model))
             return
         try:
-            out.print(card_of(describe(self.game.c, name)), soft_wrap=False)
+            info = describe(self.game.c, name)
         except UnknownCard as e:
             err.print(f"{e}\n  " + _("hint: {hint}`card` alone lists the card kinds").format(
                 hint=e.hint + " " if e.hint else ""), markup=False)
+            return
+        out.print(card_of(info), soft_wrap=False)
+        out.print(rulings_of(info, self.game.c.model.file), soft_wrap=False)
+
+    def _score(self) -> None:
+        """`score`: every seat's round score so far, clause by clause, from what the viewer sees."""
+        for seat in range(self.game.n):
+            out.print(breakdown_of(self.scorer.breakdown(self.game, seat, self.viewer), self.kinds, self.viewer))
+        unseen = self.scorer.unseen(self.viewer)
+        if unseen:
+            out.print(_("counted from what you may see: {zones} of other seats count as empty").format(
+                zones=", ".join(unseen)), style="dim", markup=False)
 
     def _show(self, seat: int, moves: bool = True) -> None:
-        out.print(view_of(self.game.view(seat), self.game.c.model, self.kinds, self.paint, self.title))
+        scores = self.scorer.scores(self.game, self.viewer)
+        view = self.game.view(seat)
+        out.print(view_of(view, self.game.c.model, self.kinds, scores, self.paint, self.title))
+        self.shown[seat] = view
         if moves:
             out.print(moves_of(self.game.legal_moves(seat), self.paint))
+
+    def _show_changes(self, seat: int) -> None:
+        """At a prompt: the whole table the first time in a round, else what changed since this
+        seat's last prompt (the moves between were narrated as they were made)."""
+        last, view = self.shown.get(seat), self.game.view(seat)
+        if last is None or last["round"] != view["round"]:
+            self._show(seat)
+            return
+        out.print(changes_of(last, view, self.game.c.model, self.kinds, self.scorer.scores(self.game, self.viewer),
+                             self.paint, self.title))
+        self.shown[seat] = view
+        out.print(moves_of(self.game.legal_moves(seat), self.paint))
+
+    def _auto_pass(self, seat: int) -> tuple | None:
+        """The pass, when auto-pass is on, a response window asks this seat, and no card it
+        could play is one of the setting's exceptions."""
+        game = self.game
+        if not self.auto_pass or game.state.window is None or PASS not in game.actions():
+            return None
+        wanted = self.auto_pass_except
+        for move in game.legal_moves(seat):
+            for face in move.card.split("+") if move.card else ():
+                card = game.c.model.deck[game.c.face_index[face.lower()]]
+                if face.lower() in wanted or card.kind.lower() in wanted:
+                    return None
+        self.auto_passed = True
+        return PASS
+
+    def _set_auto_pass(self, text: str) -> None:
+        """`auto-pass on|off`, `auto-pass on except NAME, ...` (a card's face or kind)."""
+        words = text.replace(",", " ").split()
+        if not words:
+            state = _("on") if self.auto_pass else _("off")
+            if self.auto_pass and self.auto_pass_except:
+                state += " " + _("except") + " " + ", ".join(sorted(self.auto_pass_except))
+            out.print(_("auto-pass is {state}").format(state=state), markup=False)
+            return
+        if words[0] not in ("on", "off") or (len(words) > 1 and (words[0] == "off" or words[1] != "except")) \
+                or (len(words) == 2):
+            err.print(_("auto-pass takes: on, off, or on except NAME, ... (a card or a kind of card)"), markup=False)
+            return
+        model = self.game.c.model
+        known = {*self.game.c.face_index, *(k.name.lower() for k in model.kinds)}
+        names = [w.lower() for w in words[2:]]
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], sorted(known), n=1, cutoff=0.6)
+            err.print(_("no card or kind of card is called '{name}'").format(name=clip(unknown[0], 40))
+                      + (" " + _("(did you mean {words}?)").format(words=close[0]) if close else ""), markup=False)
+            return
+        self.auto_pass, self.auto_pass_except = words[0] == "on", frozenset(names)
+        if not self.auto_pass:
+            out.print(_("auto-pass is off: every response window you can play in asks you"), markup=False)
+        elif names:
+            out.print(_("auto-pass is on: a response window passes by itself unless you could play {names}").format(
+                names=", ".join(names)), markup=False)
+        else:
+            out.print(_("auto-pass is on: response windows pass by themselves"), markup=False)
 
     def _report_rounds(self) -> None:
         """Print the rounds that ended since the last report, and announce the next one."""
         results = self.game.state.results
         for result in results[self.rounds_shown:]:
-            print_round(result, self.kinds)
+            print_round(result, self.kinds, self.end_words)
         if self.rounds_shown == len(results) and self.moves:
             return
         self.rounds_shown = len(results)
@@ -405,6 +546,32 @@ def card_of(info: CardInfo) -> RenderableType:
     return Group(*lines)
 
 
+def rulings_of(info: CardInfo, ruleset_file: str) -> RenderableType:
+    """The text of each ruling the card's clauses cite, from the document they cite."""
+    texts = [info.provenance, info.copies_provenance, *(u.provenance for u in info.uses),
+             *(item.provenance for u in info.uses for item in u.items)]
+    found = []
+    for text in texts:
+        found += [r for r in cited(text or "", ruleset_file) if r not in found]
+    if not found:
+        return Group()
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, style="dim")
+    grid.add_column()
+    for ruling in found:
+        grid.add_row(f"  #{ruling.anchor}", ruling.text)
+    return Group(Text(_("the rulings cited:"), style="bold dim"), grid)
+
+
+def rules_of(s: Summary) -> RenderableType:
+    """`rules`: the rules in short, a heading a part and a line a rule."""
+    lines: list[RenderableType] = [Text(s.title, style="bold")]
+    for head, part in s.parts:
+        lines.append(Text(head, style="bold dim"))
+        lines += [Padding(Text(line), (0, 0, 0, 2), expand=False) for line in part]
+    return Group(*lines)
+
+
 def _dim(text: str, indent: int) -> RenderableType:
     return Padding(Text(text, style="dim"), (0, 0, 0, indent), expand=False)
 
@@ -424,14 +591,14 @@ def _some(faces) -> str:
     return " ".join(faces) if len(faces) <= 5 else f"{' '.join(faces[:3])} … {faces[-1]}"
 
 
-def print_round(result: RoundResult, kinds: list[str]) -> None:
+def print_round(result: RoundResult, kinds: list[str], words: dict[str, str] | None = None) -> None:
     table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
     for name in (_("seat"), _("score"), _("total")):
         table.add_column(name, justify="left" if name == _("seat") else "right")
     for seat, (score, total) in enumerate(zip(result.scores, result.totals)):
         table.add_row(f"{seat} {kinds[seat]}", f"{score:+d}", str(total))
-    out.print(_("round {round} over ({reason}) after {plays}:").format(
-        round=result.round + 1, reason=result.reason, plays=plural(result.plays, "play")), style="bold", markup=False)
+    out.print(round_over_text(result.round, result.reason, (words or {}).get(result.reason, ""), result.plays),
+              style="bold", markup=False)
     out.print(table)
 
 
@@ -451,7 +618,8 @@ def print_totals(game: Game, kinds: list[str]) -> None:
 def print_winners(game: Game, kinds: list[str]) -> None:
     winners = game.winners()
     names = _(" and ").join(_("seat {seat} ({kind})").format(seat=s, kind=kinds[s]) for s in winners)
-    rounds, total = plural(len(game.state.results), "round"), game.state.totals[winners[0]]
+    rounds = plural(len(game.state.results), "round")
+    total = team_totals(game.c, game.state.totals)[winners[0]]  # with teams, the winning team's total
     won = _("match over after {rounds}: {names} wins with {total}") if len(winners) == 1 else \
         _("match over after {rounds}: {names} share the win with {total}")
     out.print(won.format(rounds=rounds, names=names, total=total), style="bold", markup=False)
@@ -476,7 +644,8 @@ def play(
                                  "ismcts (ismcts:400 iterations, ismcts:0.5s a decision). Default: human, then "
                                  "random bots.")] = None,
     seed: Annotated[Optional[int], typer.Option(
-        metavar="S", min=0, max=gamelog.MAX_SEED, help="Seed of the shuffles; default: a random one, printed.")] = None,
+        metavar="SEED", callback=seed_in_range, help="Seed of the shuffles (0 to 2^63-1); default: a random one, "
+                                                          "printed.")] = None,
     param: Annotated[Optional[list[str]], typer.Option(
         metavar="NAME=V", help="Set a ruleset param: NAME=VALUE (repeatable).")] = None,
     log: Annotated[Optional[Path], typer.Option(
@@ -512,17 +681,45 @@ def play(
         _not_over_a_game_in_play(log, journal)
         journal.cut(0)
         journal.append(gamelog.journal_header(head))
-    out.print(_("{title}: {players} players ({kinds}), seed {seed}; play it again with --seed {seed}").format(
-        title=loaded.model.title + loaded.model.selection, players=compiled.players, kinds=", ".join(kinds), seed=seed)
-        + (_(". Type help for help.") if HUMAN in kinds else ""), markup=False, soft_wrap=False)
-    _run(Session(game, kinds, _reader(), journal, lang=lang or loaded.model.language))
+    reader = _reader()
+    while True:
+        model = loaded.model
+        again = " ".join(shlex.quote(part) for part in (
+            "cardrules", "play", spec.path + selection_text(model.edition, model.variants),
+            *(("--house", house or spec.house) if house or spec.house else ()),
+            *(("--seats", ",".join(kinds)) if seats else ("-p", str(compiled.players))),
+            *(x for p in param or () for x in ("--param", p)), *(("--lang", lang) if lang else ()), "--seed", str(seed)))
+        out.print(_("{title}: {players} players ({kinds}), seed {seed}").format(
+            title=model.title + model.selection, players=compiled.players, kinds=", ".join(kinds), seed=seed)
+            + "; " + _("play it again: {command}").format(command=again)
+            + (". " + _("Type help for help.") if HUMAN in kinds else ""), markup=False, soft_wrap=False)
+        session = Session(game, kinds, reader, journal, lang=lang or model.language)
+        code = _run(session)
+        if code or journal is not None or not session.game.over or not _again(reader, kinds):
+            raise typer.Exit(code)
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+        game = new_game(compiled, seed)
+
+
+def _again(reader, kinds: list[str]) -> bool:
+    """After a finished match with a person at the table (and no journal, which holds one
+    match): ask whether to play another, with a new seed."""
+    if HUMAN not in kinds:
+        return False
+    try:
+        answer = reader.read(_("play again? [y/N] "), ["yes", "no"])
+    except (EOFError, Quit):
+        return False
+    return answer.strip().lower() in ("y", "yes", _("y"), _("yes"))
 
 
 def resume(
     log_file: Annotated[str, typer.Argument(metavar="LOG", help="The journal of a stopped game (`play --log LOG`).",
                                             show_default=False)],
 ) -> None:
-    """Go on with a game that was stopped (quit, closed, killed) from its journal: the same seats
+    """Go on with a stopped game from its journal.
+
+    A game that was stopped (quit, closed, killed) goes on with the same seats
     and seed, the bots choosing as they would have; the new moves are added to the journal."""
     log = read_or_exit(log_file, 1)
     if not log.journal:
@@ -559,7 +756,7 @@ def resume(
     out.print(f"{compiled.model.title}{compiled.model.selection}: {log.players} players ({', '.join(kinds)}), "
               f"seed {log.seed}: resumed after {plural(len(log.moves), 'move')}"
               + (". Type help for help." if HUMAN in kinds else ""), markup=False, soft_wrap=False)
-    _run(Session(game, kinds, _reader(), journal, movers, list(log.moves)))
+    raise typer.Exit(_run(Session(game, kinds, _reader(), journal, movers, list(log.moves))))
 
 
 def _reader():
@@ -588,9 +785,10 @@ def _open_journal(path: Path, create: bool = True) -> outputs.Journal:
         raise fail(f"cannot write the log '{path}': {e.strerror or e}") from None
 
 
-def _run(session: Session) -> None:
-    """Play the session's match until it ends or is stopped; SIGTERM and SIGHUP stop it as `quit`
-    does. The journal, if any, is closed (and its lock let go) whatever happens."""
+def _run(session: Session) -> int:
+    """Play the session's match until it ends or is stopped, and return the exit code; SIGTERM
+    and SIGHUP stop it as `quit` does. The journal, if any, is closed (and its lock let go)
+    whatever happens."""
     stops = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
     before = {s: signal.signal(s, _stop_on) for s in stops}
     code = 0
@@ -618,7 +816,7 @@ def _run(session: Session) -> None:
             out.print(_("log written to {path}").format(path=path) if session.game.over else
                       _("the game's journal is {path}: `cardrules resume {path}` goes on with it").format(path=path),
                       markup=False)
-    raise typer.Exit(code)
+    return code
 
 
 def replay(
@@ -627,7 +825,8 @@ def replay(
                                             show_default=False)],
     game: Annotated[int, typer.Option("--game", "-g", metavar="K",
                                       help="Which log of a file of many (selfplay --log), from 1.")] = 1,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every move.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every move, what it did, and the table "
+                                                                 "after it (the public zones).")] = False,
 ) -> None:
     """Play a game log again and check that it gives the result it records."""
     log = read_or_exit(log_file, game)
@@ -635,16 +834,32 @@ def replay(
         err.print(f"note: {note}", markup=False)
     compiled = compile_log_ruleset(log, log_file)
     rounds_shown = 0
+    words = round_words(compiled.model)
+    scorer = Scorer(compiled)
+    before: narration.Snapshot | None = None
+    plays: tuple[str, ...] = ()  # the plays open before the move to come: how its text reads
+
+    def start(game: Game) -> None:
+        nonlocal before, plays
+        before, plays = snapshot(game), game.open_plays()
+        out.print(view_of(game.view(-1), compiled.model, list(log.seats), scorer.scores(game, -1)))
 
     def show(number: int, seat: int, text: str, game: Game) -> None:
-        nonlocal rounds_shown
+        """A move, what it did as a watcher sees it (public zones), and the table after it."""
+        nonlocal rounds_shown, before, plays
         out.print(f"{number:>4}. seat {seat} ({log.seats[seat]}): {text}", markup=False)
+        for event in narrate(before, game, -1, parse_move(text, plays), seat, words):
+            if not isinstance(event, RoundOver):
+                out.print("      " + event_text(event, -1), markup=False)
         for result in game.state.results[rounds_shown:]:
-            print_round(result, list(log.seats))
+            print_round(result, list(log.seats), words)
         rounds_shown = len(game.state.results)
+        if not game.over:
+            out.print(view_of(game.view(-1), compiled.model, list(log.seats), scorer.scores(game, -1)))
+        before, plays = snapshot(game), game.open_plays()
 
     try:
-        game = gamelog.replay(log, compiled, on_move=show if verbose else None)
+        game = gamelog.replay(log, compiled, on_move=show if verbose else None, on_start=start if verbose else None)
     except gamelog.ReplayError as e:
         raise fail(f"{log_file}: {e}", f"{'the move' if e.move else 'the result'} is at "
                    f"{gamelog.where_move(log_file, game, e.move)}; " + ("the log was written with another ruleset or "

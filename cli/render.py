@@ -62,9 +62,56 @@ class Chunks:
         yield line
 
 
-def view_of(view: dict, model: Ruleset, kinds: list[str], paint: Paint = plain, title: str | None = None
-            ) -> RenderableType:
-    """The table as `view["seat"]` sees it; `kinds` names what plays each seat (human, random)."""
+def view_of(view: dict, model: Ruleset, kinds: list[str], scores: list[int] | None = None, paint: Paint = plain,
+            title: str | None = None) -> RenderableType:
+    """The table as `view["seat"]` sees it; `kinds` names what plays each seat (human, random);
+    `scores`, each seat's round score as it stands, go beside the totals; `paint` draws the
+    cards, `title` names the game (its title in the language shown)."""
+    me, to_move = view["seat"], view["to_move"]
+    head = title_of(view, model, title)
+    seats = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold dim")
+    seats.add_column(_("seat"), no_wrap=True)
+    seats.add_column(_("total"), justify="right", no_wrap=True)
+    if scores is not None:
+        seats.add_column(_("now"), justify="right", no_wrap=True)
+    per_seat = [z for z in model.zones if z.per_seat]
+    for zone in per_seat:
+        seats.add_column(zone.name)
+    for seat in range(view["players"]):
+        label = Text("▶ " if seat == to_move else "  ")
+        label.append(f"{seat} " + (_("you") if seat == me else kinds[seat]), style="bold" if seat == me else "")
+        seats.add_row(label, str(view["totals"][seat]), *score_cells(scores, seat),
+                      *(_zone(view["zones"][z.name][seat], paint) for z in per_seat))
+    shared = Table.grid(padding=(0, 2))
+    shared.add_column(style="bold dim", no_wrap=True)
+    shared.add_column()
+    for zone in model.zones:
+        if not zone.per_seat:
+            shared.add_row(zone.name, _zone(view["zones"][zone.name], paint, last=SHOWN_OF_SHARED))
+    return Group(head, *teams_of(view, model), seats, shared)
+
+
+def teams_of(view: dict, model: Ruleset) -> list[Text]:
+    """For a ruleset with teams, a line that shows the seat its team (its partners) and every
+    team's total; nothing without teams."""
+    if model.teams is None:
+        return []
+    me, totals = view["seat"], view["totals"]
+    line = Text()
+    for k, team in enumerate(model.teams.at(view["players"])):
+        seats = "+".join(map(str, team))
+        mine = me in team
+        line.append(" · " if k else _("teams: "), style="dim")
+        line.append(seats, style="bold" if mine else "")
+        if mine:
+            partners = ", ".join(str(s) for s in team if s != me)
+            line.append(_(" (your team, partner {partners})").format(partners=partners) if partners else _(" (you)"))
+        line.append(_(" total {total}").format(total=sum(totals[s] for s in team)), style="dim")
+    return [line]
+
+
+def title_of(view: dict, model: Ruleset, title: str | None = None) -> Text:
+    """The game, the round, and whose decision it is."""
     me, to_move = view["seat"], view["to_move"]
     head = Text(_("{title} · round {round}").format(title=title or model.title, round=view["round"] + 1), style="bold")
     you = _(" (you)")
@@ -73,27 +120,42 @@ def view_of(view: dict, model: Ruleset, kinds: list[str], paint: Paint = plain, 
             active=view["active"], seat=to_move) + (you if to_move == me else ""))
     elif to_move is not None:
         head.append(" · " + _("seat {seat} to move").format(seat=to_move) + (you if to_move == me else ""))
-    seats = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold dim")
-    seats.add_column(_("seat"), no_wrap=True)
-    seats.add_column(_("total"), justify="right", no_wrap=True)
-    per_seat = [z for z in model.zones if z.per_seat]
-    for zone in per_seat:
-        seats.add_column(zone.name)
-    for seat in range(view["players"]):
-        label = Text("▶ " if seat == to_move else "  ")
-        label.append(f"{seat} " + (_("you") if seat == me else kinds[seat]), style="bold" if seat == me else "")
-        seats.add_row(label, str(view["totals"][seat]),
-                      *(_zone(view["zones"][z.name][seat], paint) for z in per_seat))
-    shared = Table.grid(padding=(0, 2))
-    shared.add_column(style="bold dim", no_wrap=True)
-    shared.add_column()
+    return head
+
+
+def changes_of(old: dict, new: dict, model: Ruleset, kinds: list[str], scores: list[int], paint: Paint = plain,
+               title: str | None = None) -> RenderableType:
+    """What changed on the table between two views of one seat: the title with the round scores
+    so far, then only the zones whose content changed, as they are now."""
+    me = new["seat"]
+    title = title_of(new, model, title)
+    title.append(" · " + _("now") + ": " + ", ".join(
+        f"{_('you') if seat == me else f'{seat} {kinds[seat]}'} {score}" for seat, score in enumerate(scores)),
+                 style="")
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold dim", no_wrap=True)
+    grid.add_column()
     for zone in model.zones:
-        if not zone.per_seat:
-            shared.add_row(zone.name, _zone(view["zones"][zone.name], paint, last=SHOWN_OF_SHARED))
-    return Group(head, seats, shared)
+        if zone.per_seat:
+            for seat, (was, now) in enumerate(zip(old["zones"][zone.name], new["zones"][zone.name])):
+                if was != now:
+                    whose = _("your {zone}") if seat == me else _("seat {seat}'s {zone}")
+                    grid.add_row(whose.format(zone=zone.name, seat=seat), _zone(now, paint))
+        elif old["zones"][zone.name] != new["zones"][zone.name]:
+            grid.add_row(zone.name, _zone(new["zones"][zone.name], paint, last=SHOWN_OF_SHARED))
+    if old["totals"] != new["totals"]:
+        grid.add_row(_("totals"), " ".join(map(str, new["totals"])))
+    if not grid.rows:
+        grid.add_row(_("nothing changed"), Text(_("since your last prompt (`view` shows the table)"), style="dim"))
+    return Group(title, grid)
 
 
-def _zone(content, paint: Paint, last: int | None = None) -> RenderableType:
+def score_cells(scores: list[int] | None, seat: int) -> tuple[Text, ...]:
+    """The cell of a seat's round score so far, if scores are shown."""
+    return () if scores is None else (Text(str(scores[seat]), style="bold"),)
+
+
+def _zone(content, paint: Paint = plain, last: int | None = None) -> RenderableType:
     """A zone's content: a count when hidden, its cards or its numbered piles when visible."""
     if isinstance(content, dict):
         text = _count(content["count"])
@@ -175,3 +237,23 @@ def _coloured(card: str, paint: Paint) -> Text:
         text.append("+" if k else "")
         text.append(face, style=paint(face).style)
     return text
+
+
+def breakdown_of(b, kinds: list[str], viewer: int) -> RenderableType:
+    """`score`: a seat's round score so far, how its clauses combine, then each clause with
+    what it is made of (a `scoring.Breakdown`)."""
+    who = _("you") if b.seat == viewer else kinds[b.seat]
+    head = Text(_("seat {seat} ({who}): ").format(seat=b.seat, who=who), style="bold")
+    head.append(f"{b.formula} = {b.total}" if b.formula != str(b.total) else str(b.total))
+    lines = [head]
+    for clause in b.clauses:
+        line = Text(f"  {clause.text}", style="dim")
+        if isinstance(clause.value, bool):
+            line.append(f": {clause.detail}" if clause.detail else ":")
+            line.append(" " + (_("yes") if clause.value else _("no")), style="bold")
+        else:
+            line.append(" = ")
+            line.append(f"{clause.detail} = {clause.value}" if clause.detail and clause.detail != str(clause.value)
+                        else str(clause.value))
+        lines.append(line)
+    return Group(*lines)

@@ -16,7 +16,9 @@ def scenarios(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show each scenario's clause and what each step did."),
     as_json: bool = typer.Option(False, "--json", help="Print only JSON: every scenario and its failures."),
 ) -> None:
-    """Run the scenarios of FILE: each puts a match in a position, plays moves that must be legal,
+    """Run a ruleset's scenarios: positions, moves, and what must follow.
+
+    Each scenario of FILE puts a match in a position, plays moves that must be legal,
     tries moves that must be refused and checks what follows. Exit 1 when any fails."""
     try:
         sf = load_file(file)

@@ -21,8 +21,9 @@ from ..interpreter.compile import Compiled
 from ..interpreter.distributed import RayError
 from ..interpreter.engine import EngineError
 from ..interpreter.load import resolve, split_selection
+from .i18n import _
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out,
-                     parse_params, seats_or_exit)
+                     parse_params, seats_or_exit, seed_in_range)
 from .logs import writable_or_exit
 
 BAR_FROM = 200  # fewer games than this end too soon for a progress bar to help
@@ -33,15 +34,16 @@ MAX_GAMES = 1_000_000  # a run longer than this is better split: each run report
 def selfplay(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A .rules file, or the name of a shipped ruleset.",
                                         show_default=False)],
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Number of seats (or give --seats).",
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Number of seats (or give --seats).",
                                                 show_default=False)] = None,
     seats: Annotated[str | None, typer.Option(
         "--seats", metavar="KIND,...", help="The bot at each seat, comma-separated: random, greedy, ismcts "
                                             "(ismcts:400 iterations, ismcts:0.5s a decision). Default: all random.",
         show_default=False)] = None,
-    games: Annotated[int, typer.Option("--games", "-g", help="Matches to play.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=gamelog.MAX_SEED, help="Seed of the run: the same seed gives the same figures.")] = 1,
-    param: Annotated[list[str] | None, typer.Option("--param", help="Set a ruleset param, NAME=NUMBER (repeatable).",
+    games: Annotated[int, typer.Option("--games", "-g", metavar="GAMES", help="Matches to play.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="SEED", callback=seed_in_range,
+                                              help="Seed of the run (0 to 2^63-1): the same seed gives the same figures.")] = 1,
+    param: Annotated[list[str] | None, typer.Option("--param", metavar="NAME=NUMBER", help="Set a ruleset param, NAME=NUMBER (repeatable).",
                                                     show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object, nothing else.")] = False,
     log: Annotated[Path | None, typer.Option(
@@ -53,7 +55,7 @@ def selfplay(
                                    "in one place, views hide what they must, moves distinct and readable, every "
                                    "match ends. Failures are listed and exit 1.")] = False,
     workers: Annotated[int | None, typer.Option(
-        "--workers", "-w", help="Processes that play the matches (default: one per core). The figures, logs and "
+        "--workers", "-w", metavar="N", help="Processes that play the matches (default: one per core). The figures, logs and "
                                 "failures are the same whatever the number.", show_default=False)] = None,
     ray: Annotated[str | None, typer.Option(
         "--ray", metavar="ADDRESS",
@@ -64,8 +66,10 @@ def selfplay(
     variant: Variants = None,
     house: House = None,
 ) -> None:
-    """Play GAMES whole matches between bots (random by default: each uniform among its distinct
-    legal moves) and report rounds, moves (plays, not passes) and winning totals per match (mean
+    """Play matches between bots and report what happened in them.
+
+    GAMES whole matches are played between bots (random by default: each uniform among its distinct
+    legal moves). The report gives rounds, moves (plays, not passes) and winning totals per match (mean
     and sample sd), wins by seat (tied winners each count a win) and how the rounds ended."""
     if not 1 <= games <= MAX_GAMES:
         raise fail(f"--games must be from 1 to {MAX_GAMES:,}, not {games:,}", "e.g. --games 100; for more, "
@@ -111,6 +115,8 @@ def selfplay(
     stats = tally.stats(seed, time.perf_counter() - start)
     if as_json:
         figures = dataclasses.asdict(stats)
+        if not stats.teams:  # a game without teams has no team figures
+            del figures["teams"], figures["wins_by_team"]
         if checker is not None:
             figures["invariants"] = {"checked_actions": checker.checked_actions, "failures": checker.failures}
         typer.echo(json.dumps(figures, indent=2))
@@ -250,7 +256,15 @@ def _tables(s: selfplaying.Stats, title: str) -> list[Table]:
     wins = _counts("wins (ties: each winner)", "seat", {f"{k} {kind}": w for k, (kind, w) in
                                                           enumerate(zip(s.seats, s.wins_by_seat))}, s.games)
     ends = _counts("round ends", "condition", s.round_end_reasons, sum(s.round_end_reasons.values()))
-    return [per_match, wins, ends]
+    return [per_match, wins, *_team_tables(s), ends]
+
+
+def _team_tables(s: selfplaying.Stats) -> list[Table]:
+    """The teams' wins, for a ruleset with teams: a team wins when its seats do."""
+    if not s.teams:
+        return []
+    return [_counts(_("wins by team (ties: each team)"), _("team"),
+                    {"+".join(map(str, team)): w for team, w in zip(s.teams, s.wins_by_team)}, s.games)]
 
 
 def _counts(title: str, what: str, counts: dict, whole: int) -> Table:

@@ -122,11 +122,61 @@ def build(model: m.Ruleset, lang: str = "en") -> Book:
     return _Builder(model, lang).book()
 
 
+
+def plain(line: Line) -> str:
+    """A line of the book as plain text: code, strong words and links as their text, no notes."""
+    return "".join(x if isinstance(x, str) else getattr(x, "text", "") for x in line)
+
+
+def end_words(model: m.Ruleset, lang: str = "en") -> dict[str, str]:
+    """Each way a round can end, by name -> the book's sentence for it, in plain text."""
+    b = _Builder(model, lang if lang in LANGUAGES else "en", describe_cards=False)
+    words = {r.name: plain(b.phrase(r.cond)) for r in model.round_ends}
+    if model.final is not None:
+        words[model.final.name] = plain(b.phrase(model.final.when))
+    return words
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The rules in short, for a player at the table: (heading, lines) per part."""
+
+    title: str
+    parts: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def summary(model: m.Ruleset, lang: str = "en") -> Summary:
+    """The aim, a turn, the response window, each card kind in a line, the end and scoring: the
+    book's own sentences, without its notes, tables and worked example."""
+    b = _Builder(model, lang if lang in LANGUAGES else "en")
+    w, mt = b.words, model.match
+    aim = (b.say("aim_highest" if mt.winner == "highest" else "aim_lowest"), b.until(mt.until),
+           b.say("players", counts=_counts(model.counts)))
+    turn = [b.say("turn_intro")] + [(f"{k}. ",) + b.turn_step(s) for k, s in enumerate(model.turn, 1)]
+    window = b.window()
+    cards = []
+    for k in model.kinds:
+        info = b.infos[k.name]
+        uses = "; ".join(f"{use.play} ({plain(b.when(use.timing))})" for use in info.uses)
+        faces = f"{info.faces[0]} … {info.faces[-1]}" if len(info.faces) > 2 else ", ".join(info.faces)
+        cards.append((f"{b.kind_names[k.name]} ({faces}, {info.cards}): ", uses or plain(b.say("kind_unused"))))
+    end = [(r.name, ": ") + b.say("round_end", cond=b.phrase(r.cond)) for r in model.round_ends]
+    if model.final is not None:
+        end.append((model.final.name, ": ") + b.say("final_text", cond=b.phrase(model.final.when)))
+    score = [b.say("score", var=Code(model.score.var), expr=b.code(model.score.expr))]
+    score += [(Code(f"{d.name}({', '.join(d.params)}) = {unparse(d.body)}"),) for d in model.defines]
+    parts = [(w["aim"], aim), (w["turn"], turn)]
+    if window is not None:
+        parts.append((w["window"], [blk.line for blk in window.blocks]))
+    parts += [(w["cards_section"], cards), (w["end"], end), (w["scoring"], score)]
+    title = dict(model.names).get(b.lang, model.title)
+    return Summary(title, tuple((head, tuple(plain(x) for x in lines)) for head, lines in parts))
+
 _FIELD = re.compile(r"(\{\w+\}|`[^`]+`)")
 
 
 class _Builder:
-    def __init__(self, model: m.Ruleset, lang: str):
+    def __init__(self, model: m.Ruleset, lang: str, describe_cards: bool = True):
         if lang not in LANGUAGES:
             raise ValueError(f"no book language '{lang}'")
         self.model, self.lang, self.words = model, lang, WORDS[lang]
@@ -136,7 +186,7 @@ class _Builder:
         self.labels = {v.name: dict(v.labels).get(lang, v.name) for a in model.attributes for v in a.values}
         self.kind_names = {k.name: _kind_name(k, lang) for k in model.kinds}
         self.example: Example | None = None
-        self.infos = {k.name: describe(self.compiled, k.name) for k in model.kinds}
+        self.infos = {k.name: describe(self.compiled, k.name) for k in model.kinds} if describe_cards else {}
         self.played_with: dict[str, list[str]] = {}  # play -> the kinds it may take, first card or second
         self.timing: dict[str, tuple[str, ...]] = {}
         for kind, info in self.infos.items():
@@ -251,7 +301,17 @@ class _Builder:
             Paragraph(self.until(mt.until) + self.note(mt.until_provenance)),
             Paragraph(self.say("aim_starter", expr=self.code(mt.starter)) + self.note(mt.starter_provenance)),
             Paragraph(self.say("players", counts=_counts(self.model.counts)) + self.note(self.model.players_provenance)),
+            *self.teams(),
         ])
+
+    def teams(self) -> list[Paragraph]:
+        """Who plays with whom, when the ruleset has teams."""
+        teams = self.model.teams
+        if teams is None:
+            return []
+        line = self.say("teams_opposite") if teams.kind == "opposite" else self.say(
+            "teams_listed", teams=", ".join("+".join(map(str, team)) for team in teams.listed))
+        return [Paragraph(line + self.note(teams.provenance))]
 
     def until(self, e) -> Line:
         """When the match ends; a fixed number of rounds (`round >= N`) in words."""
@@ -578,6 +638,8 @@ def _kind_name(kind: m.CardKind, lang: str) -> str:
 
 
 def _counts(counts: tuple[int, ...]) -> str:
+    if len(counts) == 1:
+        return str(counts[0])
     return f"{counts[0]}–{counts[-1]}" if list(counts) == list(range(counts[0], counts[-1] + 1)) else ", ".join(map(str, counts))
 
 

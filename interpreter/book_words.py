@@ -9,6 +9,11 @@ WORDS: dict[str, dict[str, str]] = {
     "en": {
         "contents": "Contents",
         "players": "{counts} players.",
+        "teams_opposite": "The players play in teams of two, partners sitting opposite each other: seat `s` with seat"
+                          " `s + players / 2`. A team's total is the sum of its players' totals, and every player of the"
+                          " team with the best total wins.",
+        "teams_listed": "The players play in teams of these seats: {teams}. A team's total is the sum of its players'"
+                        " totals, and every player of the team with the best total wins.",
         "documents": "Written from: {docs}.",
         "selection": "This book describes the selection {selection}.",
         "reading": "How to read this book",
@@ -194,6 +199,11 @@ WORDS: dict[str, dict[str, str]] = {
     "ru": {
         "contents": "Содержание",
         "players": "Игроков: {counts}.",
+        "teams_opposite": "Игроки играют командами по двое, партнёры сидят друг напротив друга: место `s` с местом"
+                          " `s + players / 2`. Счёт команды — сумма счетов её игроков; побеждают все игроки команды"
+                          " с лучшим счётом.",
+        "teams_listed": "Игроки играют командами из таких мест: {teams}. Счёт команды — сумма счетов её игроков;"
+                        " побеждают все игроки команды с лучшим счётом.",
         "documents": "Составлено по: {docs}.",
         "selection": "Эта книга описывает выбор {selection}.",
         "reading": "Как читать эту книгу",

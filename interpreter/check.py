@@ -21,7 +21,7 @@ MAX_ATTRIBUTE_VALUES = 10_000
 MAX_DEFINE_NESTING = 4  # a define inside a define ...: keeps filled-in expressions shallow
 
 # The context names each kind of expression sees, beyond the ruleset's own names.
-GLOBAL = {"seats": "list:seat", "players": "int", "passes": "int"}
+GLOBAL = {"seats": "list:seat", "players": "int", "passes": "int", "direction": "int"}
 PLAY_CARD = {**GLOBAL, "self": "seat", "card": "card"}
 PLAY_TARGET = {**PLAY_CARD, "target": "zone", "owner": "seat"}
 TURN_STEP = {**GLOBAL, "self": "seat", "passed": "bool"}
@@ -41,7 +41,10 @@ FUNCTIONS = {
     "distinct": "distinct(LIST)", "piles": "piles(ZONE of piles)", "tops": "tops(ZONE of piles)",
     "top": "top(PILE or ZONE of cards)", "bottom": "bottom(PILE or ZONE of cards)", "cards": "cards(ZONE or PILE)", "values": "values(ATTRIBUTE)",
     "seat": "seat(NUMBER): the seat of that number, counted round the table", "index": "index(SEAT): the seat's number",
+    "team": "team(SEAT): the seats of its team", "partner": "partner(SEAT): the next seat of its team",
+    "team_total": "team_total(SEAT): the sum of its team's totals",
 }
+TEAM_FUNCTIONS = ("team", "partner", "team_total")  # need a `teams` clause
 MATCH_UNTIL = {**GLOBAL, "totals": "list:int", "round": "int"}
 MATCH_STARTER = {**GLOBAL, "round": "int"}
 CONTEXTS = {"SETUP": SETUP, "DECK": {k: v for k, v in DECK.items() if k != MARKS}, "GLOBAL": GLOBAL,
@@ -207,6 +210,7 @@ class Checker:
 
     def run(self) -> m.Ruleset | None:
         singles = self._singletons()
+        self.teams_clause = singles.get("teams")
         self._definitions()
         self._defines_sound()
         header = self._game(singles.get("game"))
@@ -224,6 +228,7 @@ class Checker:
         deck_rules = self._deck_rules()
         sets = self._sets(singles.get("decks"))
         display = self._display(singles.get("display"))
+        teams = self._teams(self.teams_clause, players)
         if not deck_rules and sets[0] == 1:  # else the deck in play depends on the count: compile tells
             self._deck_deals(players, deck, setup)
         self._provenance_documents()
@@ -240,7 +245,7 @@ class Checker:
             marks=tuple(self.names.marks), display=display,
             display_provenance=_provenance(singles["display"].provs, singles["display"].span)
             if "display" in singles else m.NO_PROVENANCE,
-            defines=tuple(self._declared[n] for n in self.defines if n in self._declared))
+            defines=tuple(self._declared[n] for n in self.defines if n in self._declared), teams=teams)
 
     # ---------------------------------------------------------------- first pass
 
@@ -252,7 +257,8 @@ class Checker:
                             'turn, end round, score and match')
             return seen
         for c in self.clauses:
-            if c.kind in ("game", "players", "setup", "cleanup", "turn", "window", "score", "match", "decks", "display"):
+            if c.kind in ("game", "players", "setup", "cleanup", "turn", "window", "score", "match", "decks", "teams",
+                          "display"):
                 if c.kind in seen:
                     self.sink.error(f"a second '{c.kind}' clause", c.span,
                                     f"a ruleset has one; the first is at line {seen[c.kind].span.line}")
@@ -919,7 +925,40 @@ class Checker:
             return 1, m.NO_PROVENANCE
         return count.value, _provenance(c.provs, c.span)
 
-    # ---------------------------------------------------------------- whole-ruleset checks
+    def _teams(self, c: s.Clause | None, players) -> m.Teams | None:
+        """Every seat on one team at every player count, and two teams at least."""
+        if c is None or players is None:
+            return None
+        kind, listed = c.parts
+        counts = players[2] or tuple(range(players[0][0], players[0][1] + 1))
+        if kind == "opposite":
+            odd = [n for n in counts if n % 2 or n < 4]
+            if odd:
+                self.sink.error(f"teams opposite needs an even number of players, 4 or more; players allows {odd[0]}",
+                                c.span, "allow even counts only, e.g. players 4, 6, 8, or list the teams: teams 0+2, 1+3")
+                return None
+            return m.Teams("opposite", (), _provenance(c.provs, c.span))
+        seats = [n for team in listed for n in team]
+        numbers = sorted(n.value for n in seats)
+        twice = next((n for n in seats if numbers.count(n.value) > 1), None)
+        if twice is not None:
+            self.sink.error(f"seat {twice.value} is on two teams", twice.span,
+                            "name every seat from 0 up once, e.g. teams 0+2, 1+3")
+            return None
+        missing = next((k for k in range(len(numbers)) if k not in numbers), None)
+        if missing is not None:
+            self.sink.error(f"the teams leave out seat {missing}", c.span,
+                            "name every seat from 0 up once, e.g. teams 0+2, 1+3")
+            return None
+        if len(listed) < 2:
+            self.sink.error("one team: nobody plays against it", c.span, "name two teams at least, e.g. teams 0+2, 1+3")
+            return None
+        wrong = [n for n in counts if n != len(numbers)]
+        if wrong:
+            self.sink.error(f"the teams seat {len(numbers)} players, but players allows {wrong[0]}", c.span,
+                            f"write players {len(numbers)}, or teams opposite for any even count")
+            return None
+        return m.Teams("listed", tuple(tuple(n.value for n in team) for team in listed), _provenance(c.provs, c.span))
 
     def _display(self, c: s.Clause | None) -> tuple[m.Look, ...]:
         """Each item names a value of an attribute, once, and a colour the terminal knows or a
@@ -953,6 +992,8 @@ class Checker:
             looks.append(m.Look(attr.text, shown, colour.text if colour else None, symbol,
                                 _provenance(item.provs, item.span)))
         return tuple(looks)
+
+    # ---------------------------------------------------------------- whole-ruleset checks
 
     def _deck_deals(self, players, deck, setup) -> None:
         """The deck must deal every seat its hand for every allowed player count."""
@@ -1264,6 +1305,8 @@ class Checker:
         if x is None:
             return None
         t = x.type
+        if fn in TEAM_FUNCTIONS:
+            return self._team_call(fn, x, arg, scope)
         if fn in ("seat", "index"):
             want = "int" if fn == "seat" else "seat"
             if t != want:
@@ -1284,6 +1327,17 @@ class Checker:
                   "piles": "list:pile", "tops": "list:card", "top": "card", "bottom": "card",
                   "cards": "list:card"}[fn]
         return m.Call(fn, (x,), result)
+
+    def _team_call(self, fn: str, x, arg, scope):
+        """`team(SEAT)`, `partner(SEAT)` and `team_total(SEAT)`: the ruleset's teams read."""
+        if x.type != "seat":
+            self.sink.error(f"{fn}(...) takes a seat, not {_show(x.type)}", arg.span, FUNCTIONS[fn])
+            return None
+        if self.teams_clause is None:
+            self.sink.error(f"{fn}(...) reads the teams, and the ruleset has none", arg.span,
+                            "add a teams clause, e.g. teams opposite")
+            return None
+        return m.Call(fn, (x,), {"team": "list:seat", "partner": "seat", "team_total": "int"}[fn])
 
     def _each(self, fn: str, arg: s.EachArg, scope, signature: str):
         if fn not in ("count", "sum", "max", "min", "product") or (fn == "count") != arg.filter:

@@ -29,7 +29,8 @@ import weakref
 from dataclasses import dataclass, field
 
 from . import model as m
-from .compile import CHOSEN, FIXED_SLOTS, FREE, MATE, RNG, SELF, ZONES, Compiled, CPlay, CStep, _remove_pile
+from .compile import (CHOSEN, FIXED_SLOTS, FREE, MATE, RNG, SELF, STATE, TOTALS, ZONES, Compiled, CPlay, CStep,
+                      _remove_pile, partner_of, team_total)
 
 # The context names a generated function may read from the env, as the closures do, when the
 # function does not hold them in a local: `round` and `totals` in `until`, `passes` anywhere.
@@ -282,6 +283,8 @@ class _Generator:
             return "SEATS"
         if name == "players":
             return _literal(self.c.players)
+        if name == "direction":
+            return self.direction()
         if name in _ENV_NAMES:
             if name in ("passes", "passed", "round", "totals"):
                 self.reads.counters = True
@@ -292,6 +295,8 @@ class _Generator:
         x = self.ex(arg, scope)
         t = arg.type
         simple = x.isidentifier()
+        if fn in ("team", "partner", "team_total"):
+            return self.team_call(fn, x)
         if fn == "count":
             return f"sum(map(len, {x}))" if t == "zone:piles" else f"len({x})"
         if fn in ("piles", "index") or (fn == "cards" and t != "zone:piles"):
@@ -321,6 +326,18 @@ class _Generator:
         if fn == "distinct":
             return f"list(dict.fromkeys({x}))"
         raise CodegenError(f"cannot generate call {fn!r}")
+
+    def team_call(self, fn: str, x: str) -> str:
+        """`team(s)`, `partner(s)` and `team_total(s)` as lookups in the teams' tables."""
+        if fn == "team_total":
+            self.reads.counters = True
+            return f"_team_total(TEAM, env[{TOTALS}], {x})"
+        return f"{'TEAM' if fn == 'team' else 'PARTNER'}[{x}]"
+
+    def direction(self) -> str:
+        """`direction`: +1 or -1, the state's; it changes without a zone changing."""
+        self.reads.counters = True
+        return f"env[{STATE}].direction"
 
     # ------------------------------------------------------------ functions
 
@@ -898,11 +915,17 @@ def _namespace(c: Compiled) -> dict:
           "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none,
           "SEATS": tuple(range(c.players)),
           "OTHERS": tuple(tuple(s for s in range(c.players) if s != seat) for seat in range(c.players))}
+    ns.update(_team_namespace(c))
     ns.update({f"A{i}": table for i, table in enumerate(c.attributes.values())})
     ns.update({f"P{p.index}": p for p in c.plays})
     ns.update({f"F{p.index}": p.faces for p in c.plays})
     ns.update({f"R{k}": name for k, (name, _) in enumerate(c.round_ends)})
     return ns
+
+
+def _team_namespace(c: Compiled) -> dict:
+    """The teams' tables the generated `team`, `partner` and `team_total` read."""
+    return {"TEAM": c.team_of, "PARTNER": partner_of(c.team_of) if c.team_of else (), "_team_total": team_total}
 
 
 def model_key(c: Compiled) -> str:

@@ -90,6 +90,7 @@ class Compiled:
     score_slot: int
     until: Fn
     starter: Fn
+    team_of: tuple[tuple[int, ...], ...] = ()  # each seat's team, its seats in order (the seat alone without teams)
 
     @property
     def deck_size(self) -> int:
@@ -119,12 +120,19 @@ def compile_ruleset(model: m.Ruleset, players: int, overrides: dict[str, int] | 
     return _Compiler(model, players, params_for(model, overrides), lang).build()
 
 
+def expressions(compiled: Compiled) -> "_Compiler":
+    """A compiler of more expressions for a compiled ruleset (its `expr(e, slots)`), on the same
+    card numbers: for reading a position in other ways than the engine does."""
+    return _Compiler(compiled.model, compiled.players, compiled.params)
+
+
 class _Compiler:
     def __init__(self, model: m.Ruleset, players: int, params: dict[str, int], lang: str | None = None):
         self.model, self.players, self.params = model, players, params
         self.zone_index = {z.name: i for i, z in enumerate(model.zones)}
         self.faces = tuple(dict(card.names).get(lang, card.face) for card in model.deck)
         self.face_of = self._deck_in_play()
+        self.team_of = m.team_of(model.teams, players)
 
     def _tables(self, copies: list[tuple[int, int]], marks: dict[str, list[bool]]) -> None:
         """The attribute tables of these copies (face index, copy number), marks among them.
@@ -199,7 +207,7 @@ class _Compiler:
             turn=turn, window=window, final=final,
             round_ends=tuple((r.name, self.expr(r.cond, {})) for r in model.round_ends),
             score=self.expr(model.score.expr, {model.score.var: score_slot}), score_slot=score_slot,
-            until=self.expr(model.match.until, {}), starter=self.expr(model.match.starter, {}))
+            until=self.expr(model.match.until, {}), starter=self.expr(model.match.starter, {}), team_of=self.team_of)
 
     def _steps(self, steps, by_name: dict) -> tuple[CStep, ...]:
         return tuple(CStep("play", self._guard(step.when), plays=tuple(by_name[n] for n in step.plays),
@@ -502,6 +510,8 @@ class _Compiler:
         if name == "players":
             n = self.players
             return lambda env: n
+        if name == "direction" and name not in slots:
+            return lambda env: env[STATE].direction
         slot = self._slot(name, slots)
         return lambda env: env[slot]
 
@@ -522,6 +532,8 @@ class _Compiler:
     def _call(self, fn: str, arg, slots) -> Fn:
         f = self.expr(arg, slots)
         t = arg.type
+        if fn in ("team", "partner", "team_total"):
+            return self._team_call(fn, f)
         if fn == "count":
             if t == "zone:piles":
                 return lambda env: sum(len(p) for p in f(env))
@@ -556,6 +568,17 @@ class _Compiler:
         if fn == "distinct":
             return lambda env: list(dict.fromkeys(f(env)))
         raise TypeError(f"cannot compile call {fn}")
+
+    def _team_call(self, fn: str, f: Fn) -> Fn:
+        """`team(s)`, `partner(s)` (the next seat of its team round the table) and
+        `team_total(s)` (the sum of its team's totals), from the teams at this player count."""
+        teams = self.team_of
+        if fn == "team":
+            return lambda env: teams[f(env)]
+        if fn == "partner":
+            partners = partner_of(teams)
+            return lambda env: partners[f(env)]
+        return lambda env: team_total(teams, env[TOTALS], f(env))
 
     def _each(self, e: m.Each, slots) -> Fn:
         slot = self._fresh(slots)
@@ -606,6 +629,15 @@ class _Compiler:
             case "%":
                 return lambda env: (a(env) % y) if (y := b(env)) else 0
         raise TypeError(f"no operator {op}")
+
+
+def partner_of(team_of: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Each seat's partner: the next seat of its team round the table (itself, alone)."""
+    return tuple(team[(team.index(s) + 1) % len(team)] for s, team in enumerate(team_of))
+
+
+def team_total(team_of: tuple[tuple[int, ...], ...], totals, seat: int) -> int:
+    return sum(totals[t] for t in team_of[seat])
 
 
 def _keeps_all(env: list, tests: list[Fn], card: int) -> bool:

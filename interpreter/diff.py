@@ -225,6 +225,8 @@ def _facts(model: m.Ruleset, renames: dict[str, str]) -> dict[tuple[str, str], S
         out[(section, rename(name))] = Side(tuple(rename(line) for line in lines), provenance, tuple(cites))
 
     add("players and setup", "players", [counts_text(model.counts)], model.players_provenance)
+    if model.teams is not None:
+        add("players and setup", "teams", [model.teams.text], model.teams.provenance)
     for p in model.params:
         add("players and setup", f"param {p.name}", [f"default {p.default}, range {p.low}..{p.high}"], p.provenance)
     for z in model.zones:
@@ -288,7 +290,9 @@ def _renamer(renames: dict[str, str]):
 
 
 def counts_text(counts: tuple[int, ...]) -> str:
-    """Player counts as a range when they have no gap: 2..6, else 4, 6, 8."""
+    """Player counts as a range when they have no gap: 2..6, else 4, 6, 8; one count alone."""
+    if len(counts) == 1:
+        return str(counts[0])
     return f"{counts[0]}..{counts[-1]}" if list(counts) == list(range(counts[0], counts[-1] + 1)) else \
         ", ".join(map(str, counts))
 

@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, field
 
 from .compile import (CARD, CHOSEN, ENV_SIZE, MATE, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE, TARGET,
-                      TOTALS, ZONES, Compiled, CStep)
+                      TOTALS, ZONES, Compiled, CStep, team_total)
 from .notation import IllegalMoveError, Move, parse_move
 from .errors import CardrulesError
 from .progress import idle_round, idle_state, stalled_match
@@ -107,6 +107,11 @@ def new_game(compiled: Compiled, seed: int = 0, *, deal: bool = True, engine: st
     return FastGame(compiled, seed, deal=deal)
 
 
+def team_totals(compiled: Compiled, totals) -> list[int]:
+    """Each seat's team total: the sum of its team's totals (its own total without teams)."""
+    return [team_total(compiled.team_of, totals, s) for s in range(len(totals))] if compiled.team_of else list(totals)
+
+
 def cite(provenance) -> str:
     """A clause's provenance in one line: its sources, rulings and assumptions."""
     parts = [*provenance.sources, *(f"ruling: {r}" for r in provenance.rulings),
@@ -185,7 +190,8 @@ class Game:
         return tuple(p.name for p in step.plays) + (("pass",) if step.optional else ())
 
     def winners(self) -> list[int]:
-        totals = self.state.totals
+        """The seats of the best team (each seat is a team of its own without `teams`)."""
+        totals = team_totals(self.c, self.state.totals)
         best = (min if self.c.model.match.winner == "lowest" else max)(totals)
         return [s for s, t in enumerate(totals) if t == best]
 

@@ -44,6 +44,9 @@ def export(model: m.Ruleset) -> dict:
         "deck_rules": [{"name": r.name, "where": expression(r.where), "provenance": _provenance(r.provenance)}
                        for r in model.deck_rules],
         "sets": {"count": model.sets, "provenance": _provenance(model.sets_provenance)},
+        "teams": None if model.teams is None else {
+            "kind": model.teams.kind, "teams": [list(team) for team in model.teams.listed],
+            "provenance": _provenance(model.teams.provenance)},
         "zones": [{"name": z.name, "scope": _scope(z), "visibility": z.visibility, "piles": z.piles,
                    "provenance": _provenance(z.provenance)} for z in model.zones],
         "setup": [_setup_step(step) for step in model.setup],
@@ -230,6 +233,7 @@ def summary(model: m.Ruleset, dealt: list[dict] | None = None) -> dict:
         "documents": [{"id": d.id, "title": d.title} for d in model.documents],
         "selection": model.selection,
         "players": {"min": model.players[0], "max": model.players[1], "counts": list(model.counts)},
+        **({"teams": model.teams.text.removeprefix("teams ")} if model.teams is not None else {}),
         "deck": model.deck_size,
         "stock": _stock(model),
         "deals": deals(model) if dealt is None else dealt,
@@ -302,6 +306,8 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     out += [(f"deck {r.name}", r.provenance) for r in model.deck_rules]
     if model.sets_provenance.line:
         out.append(("decks", model.sets_provenance))
+    if model.teams is not None:
+        out.append(("teams", model.teams.provenance))
     out += [(f"zone {z.name}", z.provenance) for z in model.zones]
     block("setup", None, [(SETUP_STEPS[type(s)], s.provenance) for s in model.setup])
     if model.cleanup:

@@ -59,6 +59,7 @@ class Summary:
     round_ends: dict[str, int]  # rounds ended by each `end round`, in the ruleset's order
     skill: Estimate | None = None  # the skilled seat's win rate, when measured
     limits: tuple[str, ...] = ()  # why matches were stopped, each once
+    teams: tuple[tuple[int, ...], ...] = ()  # with a `teams` clause: each team's seats
 
     def figure(self, name: str) -> Figure | None:
         return next((f for f in self.figures if f.name == name), None)
@@ -89,6 +90,22 @@ def seat_wins(seat: int) -> str:
     return f"seat {seat} wins"
 
 
+def team_wins(team: Sequence[int]) -> str:
+    """The name of a team's win rate."""
+    return f"team {'+'.join(map(str, team))} wins"
+
+
+def _team_figures(teams: Sequence[tuple[int, ...]], wins: list[float], matches: int) -> list[Figure]:
+    """Each team's share of the wins: its seats' shares together (teams that tie share it)."""
+    return [_rate(team_wins(team), FAIRNESS, sum(wins[seat] for seat in team), matches) for team in teams]
+
+
+def _side_totals(totals: Sequence[int], teams: Sequence[tuple[int, ...]]) -> list[int]:
+    """The totals the score figures compare: the seats', or with teams each team's (the sum of
+    its seats')."""
+    return [sum(totals[s] for s in team) for team in teams] if teams else list(totals)
+
+
 def _shares(record: Record) -> list[float]:
     """Each seat's share of the win: 1 for a sole winner, 1/k between k tied winners."""
     shares = [0.0] * len(record.totals)
@@ -98,10 +115,11 @@ def _shares(record: Record) -> list[float]:
 
 
 def summarise(spec: str, records: Sequence[Record], round_end_names: Iterable[str], kind_names: Sequence[str],
-              lowest: bool = False, skill: Sequence[Record] = (), skilled: str | None = None) -> Summary:
+              lowest: bool = False, skill: Sequence[Record] = (), skilled: str | None = None,
+              teams: Sequence[tuple[int, ...]] = ()) -> Summary:
     """The figures of `records` (one SPEC's matches, at least one of them finished); `lowest`:
     the lowest total wins. With `skill`, matches in which one seat is of the kind `skilled`: its
-    win rate is the skill."""
+    win rate is the skill. With `teams`, each team's win rate too."""
     done = [r for r in records if r.over]
     if not done:
         raise ValueError("no match reached its end")
@@ -111,10 +129,12 @@ def summarise(spec: str, records: Sequence[Record], round_end_names: Iterable[st
     shares = [_shares(r) for r in done]
     wins = [sum(s[seat] for s in shares) for seat in range(players)]
     figures += [_rate(seat_wins(seat), FAIRNESS, wins[seat], len(done)) for seat in range(players)]
-    ordered = [sorted(r.totals, reverse=not lowest) for r in done]
+    figures += _team_figures(teams, wins, len(done))
+    sides = [_side_totals(r.totals, teams) for r in done]
+    ordered = [sorted(totals, reverse=not lowest) for totals in sides]
     figures += [_mean("winner's total", SCORE, [o[0] for o in ordered]),
                 _mean("margin to the runner-up", SCORE, [abs(o[0] - o[1]) if len(o) > 1 else 0 for o in ordered]),
-                _mean("spread of totals (sd)", SCORE, [pstdev(r.totals) for r in done])]
+                _mean("spread of totals (sd)", SCORE, [pstdev(totals) for totals in sides])]
     leads = [r.lead for r in done]
     figures += [_mean(LEAD_CHANGES, LEAD, [lead.changes for lead in leads]),
                 _mean(DRAMA, LEAD, [lead.drama for lead in leads]),
@@ -143,7 +163,7 @@ def summarise(spec: str, records: Sequence[Record], round_end_names: Iterable[st
     gap = tuple(inference.mean_ci([lead.gap[b] for lead in leads]) for b in range(BINS))
     return Summary(spec, players, done[0].seats, len(records), len(done), tuple(figures),
                    inference.chi_square_equal(wins), gap, round_ends, skill_rate,
-                   tuple(sorted({r.limit for r in records if r.limit})))
+                   tuple(sorted({r.limit for r in records if r.limit})), tuple(teams))
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """One way in: a path (or text) to a checked model, or a `RulesError` with every diagnostic."""
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass
 from importlib.resources import files
@@ -24,8 +25,24 @@ class Loaded:
     warnings: tuple[Diagnostic, ...]
 
 
+EXAMPLES = ("docs", "examples")  # example rulesets, beside the shipped ones in a checkout
+
+
+def catalogue() -> dict[str, Path]:
+    """Every ruleset that can be named by its name alone: the shipped ones, then the examples
+    of the documentation (where the checkout has them), by name."""
+    shipped = Path(str(files("cardrules.rulesets")))
+    found: dict[str, Path] = {}
+    for folder in (shipped, shipped.parent.joinpath(*EXAMPLES)):
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.rules")):
+                found.setdefault(path.stem, path)
+    return found
+
+
 def resolve(path: str) -> Path:
-    """A path as given, or else the name of a shipped ruleset (`NAME` or `NAME.rules` for rulesets/NAME.rules)."""
+    """A path as given, or else the name of a shipped ruleset (`NAME` or `NAME.rules` for
+    rulesets/NAME.rules), or of an example of the documentation (docs/examples/NAME.rules)."""
     p = Path(path)
     if exists(p):
         return p
@@ -36,6 +53,9 @@ def resolve(path: str) -> Path:
             return Path(str(candidate))
         if is_regular_file(shipped):
             return Path(str(shipped))
+        example = catalogue().get(p.name.removesuffix(".rules"))
+        if example is not None:
+            return example
     return p
 
 
@@ -85,6 +105,12 @@ def read(path: str) -> tuple[str, str]:
     if is_regular_file(p) and not is_rules_file(p):
         raise RulesError([Diagnostic("error", "only a .rules file is read as a ruleset", None,
                                      "give the path of a .rules file, or the name of a shipped ruleset", str(path))])
+    if str(path) and not exists(p) and not Path(path).parent.parts:
+        close = difflib.get_close_matches(Path(path).stem, list(catalogue()), n=3)
+        if close:
+            raise RulesError([Diagnostic("error", "no such file, nor a ruleset of that name", None,
+                                         f"did you mean {' or '.join(close)}? `cardrules list` shows them all",
+                                         str(path))])
     return decode(read_bytes(str(p) if str(path) else "", MAX_BYTES), str(path)), str(path)
 
 

@@ -8,7 +8,8 @@ curve), so a record stays small however long the match.
 
 The ruleset may be won by the lowest total: every reading of the lead turns the totals round
 first, so that "ahead" always means closer to winning. Between tied winners, the lead is read
-for the first of them.
+for the first of them. With `teams`, the lead is the teams': each team's value is the sum of
+its seats'.
 """
 from __future__ import annotations
 
@@ -182,9 +183,19 @@ def play_measured(compiled: Compiled, index: int, game_seed: int, bot_seed: int,
         limit = str(e)
     over = st.over and limit is None
     winners = tuple(game.winners()) if over else ()
-    lead = read_lead(history, winners[0], compiled.model.match.winner == "lowest") if over else None
+    lead = read_lead(*_by_team(compiled, history, winners), compiled.model.match.winner == "lowest") if over else None
     return Record(index, game_seed, tuple(seats), over, limit, len(st.results), len(history), decisions, st.plays,
                   tuple(st.totals), winners, tuple(r.reason for r in st.results), tuple(map(tuple, cards)), lead)
+
+
+def _by_team(compiled: Compiled, history: list[tuple[float, ...]], winners: tuple[int, ...]):
+    """The history and the winner as the lead is read: by seat, or with `teams` by team (each
+    team's value the sum of its seats'), so that partners are never each other's rivals."""
+    if compiled.model.teams is None or not winners:
+        return history, winners[0] if winners else 0
+    teams = compiled.model.teams.at(compiled.players)
+    return ([tuple(sum(values[s] for s in team) for team in teams) for values in history],
+            next(k for k, team in enumerate(teams) if winners[0] in team))
 
 
 def stream_seed(seed: int, stream: int) -> int:

@@ -497,6 +497,40 @@ class DeckRule:
 
 
 @dataclass(frozen=True)
+class Teams:
+    """`teams opposite` or `teams 0+2, 1+3`: the seats that play together. A team's total is
+    the sum of its seats' totals, and the winners are every seat of the best team."""
+
+    kind: str  # "opposite" (each seat with the seat across the table) or "listed"
+    listed: tuple[tuple[int, ...], ...]  # the seats of each team, for "listed"
+    provenance: Provenance
+
+    @property
+    def text(self) -> str:
+        """The clause as a file writes it: `teams opposite`, `teams 0+2, 1+3`."""
+        return "teams opposite" if self.kind == "opposite" else "teams " + ", ".join(
+            "+".join(map(str, team)) for team in self.listed)
+
+    def at(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """The teams at this player count, each its seats in order, the team of seat 0 first."""
+        if self.kind == "opposite":
+            half = players // 2
+            return tuple((s, s + half) for s in range(half))
+        return tuple(sorted(tuple(sorted(team)) for team in self.listed))
+
+
+def team_of(teams: Teams | None, players: int) -> tuple[tuple[int, ...], ...]:
+    """Each seat's team (its seats in order): the seat alone when the ruleset has no teams."""
+    if teams is None:
+        return tuple((s,) for s in range(players))
+    by_seat = {}
+    for team in teams.at(players):
+        for seat in team:
+            by_seat[seat] = team
+    return tuple(by_seat[s] for s in range(players))
+
+
+@dataclass(frozen=True)
 class Option:
     """An edition or a variant the file declares, and what it combines with."""
 
@@ -562,6 +596,7 @@ class Ruleset:
     cleanup: tuple[Transfer, ...] = ()  # what happens when a round has ended, before it is scored
     display: tuple[Look, ...] = ()  # how cards are drawn for people, in file order
     display_provenance: Provenance = NO_PROVENANCE
+    teams: Teams | None = None  # the seats that play together, if any
 
 
     @property

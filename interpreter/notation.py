@@ -96,3 +96,37 @@ def parse_move(text: str, open_plays: tuple[str, ...]) -> Move:
         return Move(play, card)
     seat, pile = found.group(1), found.group(2)
     return Move(play, card, int(seat) if seat is not None else None, int(pile) if pile is not None else None)
+
+
+def _target(move: Move) -> str:
+    return str(move)[len(f"{move.play} {move.card}"):].strip() if move.card else ""
+
+
+def matching(text: str, moves: list[Move], face_index: dict[str, int]) -> list[Move]:
+    """The legal moves that a shortened move may mean: each typed word is, in order, the play's
+    name, the card (in any language the faces are named in) or the target of the move, and any
+    of these may be left out: `jump` is `jump jump` when that is the only move with it."""
+    words = text.split()
+    if not words:
+        return []
+
+    def same(word: str, part: str, is_card: bool) -> bool:
+        if not is_card:
+            return word.lower() == part.lower()
+        typed, named = word.lower().split("+"), part.lower().split("+")
+        return len(typed) == len(named) and all(face_index.get(a, a) == face_index.get(b, b)
+                                                for a, b in zip(typed, named))
+
+    found = []
+    for move in moves:
+        parts = [(move.play, False), (move.card, True), (_target(move), False)]
+        k = 0
+        for word in words:
+            while k < len(parts) and not (parts[k][0] and same(word, *parts[k])):
+                k += 1
+            if k == len(parts):
+                break
+            k += 1
+        else:
+            found.append(move)
+    return found

@@ -2,24 +2,15 @@
 
 A seat's standing is its total plus the score its round would give if the round ended now (the
 totals alone once the match is over); `winner lowest` turns it round, so that more is always
-better. Nothing here knows a game: the score expression and the winner rule are the ruleset's.
-
-Teams are read from the scoring too: the language has no teams, but a ruleset whose seats score
-for a shared zone scores partners alike. Seats whose round scores agree at every position of a
-few random matches, and are not all zero there, are partners (`seat_rivals`): a seat's margin is
-over the best seat of another team.
+better. With a `teams` clause a seat stands as its team does (the sum of its seats'), and its
+rivals are the seats of the other teams (`seat_rivals`): a seat's margin is over the best of
+them. Nothing here knows a game: the score expression, the teams and the winner rule are the
+ruleset's.
 """
 from __future__ import annotations
 
-import random
-
 from .compile import Compiled
-from .engine import EngineError, Game
-
-TEAM_MATCHES = 3  # random matches that tell partners apart
-TEAM_EVIDENCE = 3  # positions, at least, where partners score other than zero
-
-_rivals: dict[int, tuple[Compiled, tuple[tuple[int, ...], ...]]] = {}
+from .engine import Game
 
 
 def round_scores(game: Game) -> list[int]:
@@ -34,6 +25,10 @@ def round_scores(game: Game) -> list[int]:
 
 
 def _oriented(game: Game, values: list) -> list:
+    """Each seat's team's value (its own, without teams), negated where the lowest wins."""
+    team_of = game.c.team_of
+    if game.c.model.teams is not None:
+        values = [sum(values[t] for t in team_of[s]) for s in range(len(values))]
     return [-v for v in values] if game.c.model.match.winner == "lowest" else list(values)
 
 
@@ -53,32 +48,10 @@ def margin(game: Game, seat: int) -> float:
 
 
 def seat_rivals(compiled: Compiled) -> tuple[tuple[int, ...], ...]:
-    """For each seat, the seats not on its team (every other seat when the scoring shows none)."""
-    cached = _rivals.get(id(compiled))
-    if cached is None or cached[0] is not compiled:
-        cached = _rivals[id(compiled)] = (compiled, _read_rivals(compiled))
-    return cached[1]
-
-
-def _read_rivals(compiled: Compiled) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the seats not on its team (every other seat without teams)."""
     n = compiled.players
-    alike = {(s, t): 0 for s in range(n) for t in range(s + 1, n)}  # positions scored alike, not zero
-    rng = random.Random(0)
-    for match in range(TEAM_MATCHES):
-        try:
-            game = Game(compiled, match)
-            while not game.over and alike:
-                scores = round_scores(game)
-                for s, t in list(alike):
-                    if scores[s] != scores[t]:
-                        del alike[s, t]
-                    elif scores[s]:
-                        alike[s, t] += 1
-                game.play(rng.choice(game.actions()))
-        except EngineError:
-            pass
-    partners = {pair for pair, evidence in alike.items() if evidence >= TEAM_EVIDENCE}
-    return tuple(tuple(t for t in range(n) if t != s and (min(s, t), max(s, t)) not in partners) for s in range(n))
+    team_of = compiled.team_of or tuple((s,) for s in range(n))
+    return tuple(tuple(t for t in range(n) if t not in team_of[s]) for s in range(n))
 
 
 def round_values(game: Game, round: int) -> list[float]:

@@ -31,7 +31,7 @@ MAX_TOKENS = 20_000  # fifty times a full ruleset; parsing costs per token, comm
 MAX_DIGITS = 9  # numbers up to 999,999,999
 
 CLAUSE_KEYWORDS = ("game, players, param, define, attribute, card, zone, setup, cleanup, play, turn, window, "
-                   "end round, final round, score, match, deck, decks, display, edition, variant")
+                   "end round, final round, score, match, deck, decks, teams, display, edition, variant")
 
 
 class _WholeWords:
@@ -449,6 +449,14 @@ class _ToAst(Transformer):
 
     def display_symbol(self, meta, c):  # (attribute, value: Ident or Number, None, symbol)
         return _clause("look", meta, [_ident(c[0]), _value(c[1]), None, _string(c[2])], c[3])
+    def teams_opposite(self, meta, c):  # ("opposite", ())
+        return _clause("teams", meta, ["opposite", ()], c[0])
+
+    def teams_listed(self, meta, c):  # ("listed", ((seat numbers...), ...))
+        return _clause("teams", meta, ["listed", tuple(c[:-1])], c[-1])
+
+    def team(self, meta, c):  # the seat numbers of one team
+        return tuple(s.Number(_integer(t), _tspan(t)) for t in c if t.type == "INT")
 
     # -- editions and variants: items are clauses of the kinds below, and whole clauses
     def edition(self, meta, c):  # (name), items
@@ -490,6 +498,7 @@ class _ToAst(Transformer):
     rm_play, rm_card, rm_zone, rm_param, rm_define, rm_attribute, rm_deck, rm_round_end, rm_final, rm_window = (
         _removal(k) for k in ("play", "card", "zone", "param", "define", "attribute", "deck", "round_end", "final",
                               "window"))
+    rm_teams = _removal("teams")
 
     def match_until(self, meta, c):  # (condition)
         return _clause("until", meta, [c[0]], c[1])

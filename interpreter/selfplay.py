@@ -58,6 +58,8 @@ class Stats:
     wins_by_seat: tuple[int, ...]
     round_end_reasons: dict[str, int]  # every `end round` of the ruleset, in its order
     seats: tuple[str, ...] = ()  # each seat's kind, with its settings
+    teams: tuple[tuple[int, ...], ...] = ()  # with a `teams` clause: each team's seats
+    wins_by_team: tuple[int, ...] = ()  # matches each team won (tied teams each count a win)
 
 
 @dataclass(frozen=True)
@@ -299,6 +301,8 @@ class Tally:
         self.players = compiled.players
         self.seats = tuple(seats) if seats else ("random",) * compiled.players
         self.reason_names = compiled.model.round_end_names
+        self.teams = compiled.model.teams.at(compiled.players) if compiled.model.teams else ()
+        self.team_of = compiled.team_of
         self.matches: list[tuple[int, int, int, tuple[int, ...], tuple[str, ...]]] = []
 
     @property
@@ -306,8 +310,8 @@ class Tally:
         return len(self.matches)
 
     def add(self, match: Match) -> None:
-        self.matches.append((match.rounds, match.plays, match.totals[match.winners[0]], match.winners,
-                             match.reasons))
+        best = sum(match.totals[s] for s in self.team_of[match.winners[0]])  # the winning team's total
+        self.matches.append((match.rounds, match.plays, best, match.winners, match.reasons))
 
     def stats(self, seed: int, wall: float) -> Stats:
         """The figures; at least one match must have been added."""
@@ -320,7 +324,12 @@ class Tally:
                 reasons[reason] += 1
         rounds, moves, best = ([row[k] for row in self.matches] for k in range(3))
         return Stats(self.games, self.players, seed, wall, self.games / max(wall, 1e-9), *_mean_sd(rounds),
-                     *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons, self.seats)
+                     *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons, self.seats, self.teams,
+                     self._team_wins())
+
+    def _team_wins(self) -> tuple[int, ...]:
+        """Matches each team won: a team wins when its seats do."""
+        return tuple(sum(1 for *_, winners, _ in self.matches if team[0] in winners) for team in self.teams)
 
 
 def _mean_sd(xs: list[int]) -> tuple[float, float]:

@@ -106,7 +106,7 @@ def test_scenarios_pass_via_the_runner(scenario_file):
 
 def test_every_play_and_clause_has_a_scenario_citing_its_source(arne, scenario_file):
     clauses = [s.clause for s in scenario_file.scenarios]
-    assert all("001:" in c or "RULINGS.md" in c for c in clauses)
+    assert all("001:" in c or "docs/rulings.md" in c for c in clauses)
     text = " | ".join(clauses)
     for play in arne.model.plays:
         assert f"play {play.name}:" in text or f"play {play.name} " in text, play.name
@@ -260,7 +260,7 @@ def test_the_repl_offers_a_black_card_out_of_turn():
     assert [lines[k].removeprefix("seat 0 (human): ") for k in said] == moves
     # before the pair: it is seat 1's turn, and seat 0 is asked, with the pair among its moves
     asked = max(k for k in range(said[3]) if lines[k].startswith("ARNE · round 1"))
-    assert lines[asked].endswith("seat 1's turn · seat 0 may respond or pass (you)")
+    assert "· seat 1's turn · seat 0 may respond or pass (you) · now: you " in lines[asked]
     assert any(line.startswith("pair yellow200+chameleon") for line in lines[asked:said[3]])
     assert "seat 1 (random): " in "\n".join(lines[said[2]:said[3]])  # seat 1 had drawn and it was its turn
     assert lines[-1] == "game stopped (end of input) after 11 moves"

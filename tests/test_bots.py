@@ -251,9 +251,11 @@ turn { play one of give, drop, rotate or pass }""")
     assert memory.knowledge.pinned.get((hand, 1), Counter())[r5] == 0
 
 
-def test_partners_are_read_from_the_scoring():
+def test_partners_are_read_from_the_teams_clause():
     teams = compile_ruleset(load(str(RULESETS / "arne_total.rules"), "en", ("teams",)).model, 4)
-    assert seat_rivals(teams) == ((1, 3), (0, 2), (1, 3), (0, 2))  # seat s plays for the row at s mod 2
+    assert seat_rivals(teams) == ((1, 3), (0, 2), (1, 3), (0, 2))  # teams opposite: 0+2 against 1+3
+    six = compile_ruleset(load(str(RULESETS / "arne_total.rules"), "en", ("teams",)).model, 6)
+    assert seat_rivals(six)[4] == (0, 2, 3, 5)  # seat 4 plays with seat 1
     assert seat_rivals(compiled("arne_total@en", 4)) == ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
     assert seat_rivals(compiled("klats", 3)) == ((1, 2), (0, 2), (0, 1))
 

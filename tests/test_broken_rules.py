@@ -185,7 +185,7 @@ CASES = [
          "play put", "does not say which card is played", before=True),
     edit("a turn with no play step", KLATS[KLATS.index("    play one of put"):KLATS.index("    draw 1 from draw")], "",
          "turn {", "the turn has no play step", before=True),
-    edit("an empty ruling", '"RULINGS.md Klats: a player with no card in hand passes"', '""', "ruling",
+    edit("an empty ruling", '"docs/rulings.md#klats: a player with no card in hand passes"', '""', "ruling",
          "an empty ruling", before=True),
     edit("a match with no until", KLATS[KLATS.index("    until max(totals)"):KLATS.index("    winner highest")], "",
          "match {", "the match never ends", before=True),
@@ -445,7 +445,7 @@ def test_owner_is_not_known_in_a_play_to_a_shared_zone():
 
 def test_an_empty_ruling_is_an_error_without_documents_too():
     text = KLATS.replace('    document "003" "Клац! rulebook, Russian"\n', "", 1).replace(
-        '"RULINGS.md Klats: a player with no card in hand passes"', '""', 1)
+        '"docs/rulings.md#klats: a player with no card in hand passes"', '""', 1)
     with pytest.raises(RulesError) as e:
         load_text(text, "nodoc.rules")
     assert [d.message for d in e.value.diagnostics if d.severity == "error"] == ["an empty ruling"]

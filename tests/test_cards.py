@@ -30,12 +30,12 @@ def test_zero_is_played_only_out_of_turn_and_in_the_final_round(arne):
     info = describe(arne, "zero")
     assert (info.name, info.kind, info.faces, info.copies) == ("zero", "zero", ("zero",), 5)
     assert ("type", "zero") in info.attributes and ("class", "black") in info.attributes
-    assert info.provenance == "assumed: RULINGS.md 92 composition: Big Fat Zero 5"
+    assert info.provenance == "assumed: docs/rulings.md#composition-92: Big Fat Zero 5"
     [use] = info.uses
     assert (use.play, use.second, use.timing, use.condition) == ("zero", False, (WINDOW, FINAL), "")
     items = {item.text.split(" when ")[0]: item for item in use.items}
     assert items["card from hand where card.type == zero"].provenance == "001: Big Fat Zero Card"
-    assert items["to row of any other seat"].provenance.startswith("ruling: RULINGS.md ARNE differences: 92 Big")
+    assert items["to row of any other seat"].provenance.startswith("ruling: docs/rulings.md#arne-differences: 92 Big")
     assert items["onto pile"].provenance.startswith("001: This card is played on any Value Card of an opponent")
 
 

@@ -127,6 +127,20 @@ def test_warnings_in_json(warned):
     assert "never used" in r.stderr
 
 
+def test_a_warning_in_a_variant_alone_is_shown_and_fails_strict(tmp_path):
+    """The default selection is clean; the variant declares a zone nothing uses."""
+    path = write(tmp_path, "variant.rules", SMALL + "variant spare { zone spare shared public }\n")
+    r = cli("check", path)
+    assert r.code == 0
+    assert "warning: zone 'spare' is never used" in r.stderr and "in: +spare" in r.stderr
+    strict = cli("check", path, "--strict")
+    assert strict.code == 1 and "--strict counts warnings as errors" in strict.stderr
+    data = json.loads(cli("check", path, "--json").stdout)
+    assert [w["message"] for w in data["warnings"]] == ["zone 'spare' is never used"]
+    assert cli("check", path, "--strict", "--variant", "spare").code == 1
+    assert cli("check", write(tmp_path, "clean.rules", SMALL), "--strict").code == 0
+
+
 def test_check_small_game_figures_and_unbacked_clauses(tmp_path):
     r = cli("check", write(tmp_path, "small.rules", SMALL))
     assert r.code == 0, r.stderr

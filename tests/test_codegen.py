@@ -101,7 +101,8 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          "mate_face", "NO_CARD", "NO_MATE", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod", "_top",
          "_bottom", "items", "append", "isdisjoint", "fromkeys", "round_end", "dirty", "final_when", "score",
          "until", "starter", "gen_window", "any", "all", "sum", "len", "max", "min", "list", "dict", "map",
-         "frozenset", "enumerate", "default", "__getitem__", "copy_zones", "s", "p", "receiving", "under", "kept", "extend", "piles", "by_key", "setdefault", "get", "src", "wanted", "fits", "taken", "cards", "sorted", "sample", "reverse", "range", "_remove_pile", "PILE_ZONES"}
+         "frozenset", "enumerate", "default", "__getitem__", "copy_zones", "s", "p", "receiving", "under", "kept", "extend", "piles", "by_key", "setdefault", "get", "src", "wanted", "fits", "taken", "cards", "sorted", "sample", "reverse", "range", "_remove_pile", "PILE_ZONES",
+         "TEAM", "PARTNER", "_team_total", "direction"}
 
 
 def names_in(source: str) -> set[str]:

@@ -329,7 +329,7 @@ def test_klats_export_holds_the_whole_model(klats):
     assert [d["id"] for d in data["documents"]] == ["003"]
     assert (data["players"]["min"], data["players"]["max"]) == (2, 6)
     assert data["players"]["provenance"]["assumptions"] == [
-        "003 does not say how many may play; RULINGS.md Klats: 2 to 6"]
+        "003 does not say how many may play; docs/rulings.md#klats: 2 to 6"]
     assert [(p["name"], p["default"]) for p in data["params"]] == [("hand_size", 3), ("max_piles", 6), ("target_total", 150)]
     assert data["deck"]["size"] == 90 == sum(f["copies"] for f in data["deck"]["faces"])
     assert len(data["deck"]["faces"]) == 45
@@ -337,7 +337,7 @@ def test_klats_export_holds_the_whole_model(klats):
     assert [z["name"] for z in data["zones"]] == ["draw", "hand", "row"]
     put = data["plays"][0]
     assert put["onto_pile"]["when"]["text"] == "top(pile).colour == card.colour"
-    assert put["onto_pile"]["provenance"]["rulings"] == ["RULINGS.md Klats: on top of a pile whose top card has the same colour"]
+    assert put["onto_pile"]["provenance"]["rulings"] == ["docs/rulings.md#klats: on top of a pile whose top card has the same colour"]
     assert put["effects"][0]["where"]["text"] == "top(other).value == card.value"
     assert [s["step"] for s in data["turn"]] == ["play", "draw"]
     assert [r["name"] for r in data["round_ends"]] == ["six_piles", "cards_exhausted"]

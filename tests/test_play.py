@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 import re
+import shlex
 
 import pytest
 from .conftest import cli, cli_process
@@ -29,7 +30,7 @@ def test_bots_play_a_whole_match_through_a_pipe(klats):
     assert done.code == 0, done.stderr
     assert "seed 3" in done.stdout
     assert re.search(r"^seat 2 \(random\): put \w+ @\d", done.stdout, re.M)
-    rounds = re.findall(r"^round (\d+) over \((\w+)\)", done.stdout, re.M)
+    rounds = re.findall(r"^round (\d+) over after \d+ plays? \((\w+)\): ", done.stdout, re.M)
     # the same match, played by the engine here with the bots seeded as the command seeds them:
     # from the seed, the seat and the number of moves before, so that a resumed game goes on alike
     game = Game(compile_ruleset(klats.model, 3, {}), 3)
@@ -101,8 +102,9 @@ def test_end_of_input_stops_the_game_cleanly(tmp_path):
 def test_a_default_seed_is_chosen_and_printed():
     done = cli("play", "klats", "--seats", "random,random")
     assert done.code == 0
-    seed = re.search(r"play it again with --seed (\d+)", done.stdout).group(1)
-    again = cli("play", "klats", "--seats", "random,random", "--seed", seed)
+    command = re.search(r"play it again: (cardrules play .*?--seed \d+)", " ".join(done.stdout.split())).group(1)
+    assert "--seats random,random" in command
+    again = cli(*shlex.split(command)[1:])  # the command printed plays the same match again
     assert again.stdout == done.stdout
 
 

@@ -48,13 +48,16 @@ class Repl:
         return _plain(self.raw[start:])
 
     def play_out(self, mover: str, over: str) -> int:
-        """At the prompt, answer every prompt with move 1 until `over` is printed; the moves made."""
+        """At the prompt, answer every prompt with move 1 until `over` is printed, then no to
+        another match; the moves made."""
         moves = 0
         while True:
             self.send("1")
             self.expect(mover)
             moves += 1
             if self.expect([self.prompt, over]) == 1:
+                self.expect(r"\? \[y/N\]")  # play again? (in the interface's language)
+                self.send("n")
                 self.expect(pexpect.EOF)
                 return moves
 
@@ -68,29 +71,37 @@ def _plain(text: str) -> str:
 
 
 def test_a_whole_klats_match_at_the_terminal_with_its_commands():
-    repl = Repl("play", "klats", "--seed", "3", "--seats", "human,random", "--param", "max_piles=3",
-                "--param", "target_total=1")
+    repl = Repl("play", "klats", "--seed", "3", "--seats", "human,random", "--param", "target_total=1")
     repl.expect(repl.prompt)
+    first = repl.screen
+    assert re.search(r"seat +total +now +hand +row", first)  # the round score so far beside the totals
     shown = repl.command("help")
     assert "Here, for instance:" in shown and "put orange1 @0" in shown and "put red7" not in shown
     shown = repl.command("put orang1 @0")
-    assert "no card is called 'orang1'" in shown and "did you mean 'orange1'?" in shown
+    assert "no card is called 'orang1'" in shown and "did you mean orange1?" in shown
     shown = repl.command("hitn")
-    assert "did you mean 'hint'?" in shown
+    assert "did you mean hint?" in shown
     shown = repl.command("card gren8")
     assert "did you mean 'green8'?" in shown
     shown = repl.command("hint")
     assert re.search(r"hint \(\d+ searches from what seat 0 knows\):\n  1\. put \w+ @\d", shown)
+    shown = repl.command("rules")
+    assert "A turn" in shown and "six_piles: The round ends at once" in shown
     repl.send("1")
     repl.expect(r"seat 0 \(human\): put orange1 @0")
     repl.expect(repl.prompt)
+    shown = repl.command("score")
+    assert re.search(r"^seat 0 \(you\): \d+$", shown, re.M) and re.search(r"^seat 1 \(random\): \d+$", shown, re.M)
     shown = repl.command("undo")
     assert re.search(r"took back 2 moves: put orange1 @0, put \w+ @\d", shown)
     assert "orange1" in shown.split("took back", 1)[1]  # the hand holds it again
     moves = repl.play_out(r"seat 0 \(human\): ", "match over")
-    assert moves >= 3
+    assert moves >= 10
     screen = repl.screen
-    assert re.search(r"round 1 over \(\w+\) after \d+ plays:", screen)
+    assert re.search(r"^    orange1: your hand → your row \(pile 0\)$", screen, re.M)  # what a move did
+    assert re.search(r"^    your row: piles \d, \d merged into pile \d$", screen, re.M)  # a merge, told
+    assert re.search(r"· now: you \d+, 1 random \d+$", screen, re.M)  # the score line at a prompt
+    assert re.search(r"^round 1 over after \d+ plays \((six_piles|cards_exhausted)\)", screen, re.M)
     assert re.search(r"match over after \d+ rounds?: seat \d \(\w+\) wins with \d+", screen)
     assert repl.child.wait() == 0
 
@@ -101,14 +112,22 @@ def test_a_whole_arne_92_match_at_the_terminal_in_russian():
     shown = repl.command("help")
     assert "Здесь, например:" in shown and "put red7" not in shown
     examples = shown.split("Здесь, например:", 1)[1].split("\n")[1].strip().split(", ")
-    assert examples and all(example.split()[0] in ("pair", "reverse", "pass", "put", "take1", "steal", "zap",
-                                                    "zero", "chameleon", "double", "triple")
-                            or example for example in examples)
+    plays = {"lay", "double", "discard", "take1", "get2", "draw3", "triple", "pair", "minus200", "zero", "zap",
+             "steal_top", "steal_pair", "reverse", "pass"}
+    assert examples and all(example.split()[0] in plays for example in examples), examples
+    shown = repl.command("rules")
+    assert "Цель игры" in shown and "Окна ответа" in shown
+    shown = repl.command("score")
+    assert re.search(r"^место 0 \(вы\): -?\d+", shown, re.M)
     moves = repl.play_out(r"место 0 \(human\): ", "матч окончен")
-    assert moves >= 1
+    assert moves >= 5
     screen = repl.screen
     assert re.search(r"ARNE · раунд 1 · (ходит место \d|ход места \d · место \d может ответить или спасовать)", screen)
-    assert re.search(r"\d+ карт", screen) and "всего" in screen
+    assert re.search(r"\d+ карт", screen) and "всего" in screen and re.search(r"· сейчас: вы -?\d+", screen)
+    took = re.search(r"^место \d \(\w+\): take1 take1 @\d\n(    .*\n)*?    (карта|\w+): hand места \d → "
+                     r"(ваш hand|hand места \d)$", screen, re.M)
+    assert took, "a take1, and the card it took, told"
+    assert re.search(r"^раунд 1 окончен после \d+ ходов? \(last_black\)", screen, re.M)
     assert re.search(r"матч окончен, позади 1 раунд: побеждает место \d \((human|random)\), очков: -?\d+", screen)
     assert repl.child.wait() == 0
 
@@ -122,7 +141,8 @@ def test_hot_seat_hides_a_hand_before_the_next_person_looks():
     repl.expect("seat 1, press Enter")
     after_move = repl.raw.rsplit("\x1b[2J", 1)[1]  # since the screen was last cleared
     assert "seat 0 (human): put orange1 @0" in _plain(after_move)  # what was played stays told
-    assert "hand" not in _plain(after_move) and "green8" not in _plain(after_move)  # seat 0's hand is gone
+    assert not re.search(r"seat +total", _plain(after_move))  # no table, so seat 0's hand is gone:
+    assert "green8" not in _plain(after_move) and "green5" not in _plain(after_move)  # the cards it kept
     repl.send("")
     repl.expect(r"seat 1>")
     assert "seat 1 to move (you)" in _plain(repl.raw.rsplit("\x1b[2J", 1)[1])
