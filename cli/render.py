@@ -231,7 +231,7 @@ def moves_of(moves: list[Move], paint: Paint = plain) -> RenderableType:
 
 
 def _coloured(card: str, paint: Paint) -> Text:
-    """A card of a move as typed (`blue14`, `yellow200+chameleon`), in the colour it is drawn in."""
+    """A card of a move as typed (`K7`, a compound `K7+J2`), each face in the colour it is drawn in."""
     text = Text()
     for k, face in enumerate(card.split("+")):
         text.append("+" if k else "")

@@ -982,7 +982,7 @@ class Checker:
             if colour is not None and colour.text not in _terminal_colours():
                 self.sink.error(f"'{colour.text}' is not a terminal colour", colour.span,
                                 near(colour.text, _terminal_colours()) or
-                                "e.g. red, bright_blue, orange1, purple, grey50 (the 256 colours' names)")
+                                "e.g. cyan, magenta, gold1, grey50 (the 256 colours' names)")
                 continue
             if symbol is not None and (not symbol.strip() or len(symbol) > MAX_SYMBOL
                                        or any(unicodedata.category(ch)[0] in "CZ" and ch != " " for ch in symbol)):
