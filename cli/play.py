@@ -155,9 +155,11 @@ class Session:
     appends each to the journal, if there is one, as it is made."""
 
     def __init__(self, game: Game, kinds: list[str], reader, journal: outputs.Journal | None = None,
-                 movers: list[int] | None = None, moves: list[str] | None = None, lang: str | None = None):
+                 movers: list[int] | None = None, moves: list[str] | None = None, lang: str | None = None,
+                 faces: str | None = None):
         """`moves` (and the seats that made them, `movers`) are those `game` has had already: a
-        resumed game's. `lang`: the language cards and the game's name are shown in."""
+        resumed game's. `lang`: the interface's language, for the rules' words; `faces`: the
+        language the cards and the game's name are shown in."""
         self.game, self.kinds, self.reader, self.journal = game, kinds, reader, journal
         self.moves: list[str] = list(moves or ())
         self.movers: list[int] = list(movers or ())
@@ -176,8 +178,8 @@ class Session:
         self.auto_pass, self.auto_pass_except = False, frozenset()  # `auto-pass on except NAME, ...`
         self.auto_passed = False  # the move to come is auto-pass's
         model = game.c.model
-        self.title = dict(model.names).get(lang, model.title) if lang else model.title
-        self.paint: Paint = painter(model, lang, out.is_terminal) if reader.terminal else plain
+        self.title = dict(model.names).get(faces, model.title) if faces else model.title
+        self.paint: Paint = painter(model, faces, out.is_terminal) if reader.terminal else plain
         self.asked: int | None = None  # the seat asked last: in hot-seat, a new one is handed the screen
 
     def _seat_table(self) -> Seating:
@@ -693,7 +695,8 @@ def play(
             title=model.title + model.selection, players=compiled.players, kinds=", ".join(kinds), seed=seed)
             + "; " + _("play it again: {command}").format(command=again)
             + (". " + _("Type help for help.") if HUMAN in kinds else ""), markup=False, soft_wrap=False)
-        session = Session(game, kinds, reader, journal, lang=lang or model.language)
+        session = Session(game, kinds, reader, journal, lang=lang,
+                          faces=lang if lang in model.languages else model.language)
         code = _run(session)
         if code or journal is not None or not session.game.over or not _again(reader, kinds):
             raise typer.Exit(code)
