@@ -205,6 +205,7 @@ class Checker:
         self._expanding: list[str] = []  # the defines being filled in, outermost first
         self._recursive: set[str] = set()  # defines that call themselves: reported, never filled in
         self._declared: dict[str, m.Define] = {}  # each called define, typed as declared
+        self._own_only: dict[str, bool] = {}  # define -> whether it reads only its parameters and the ruleset's names
 
     # ---------------------------------------------------------------- entry
 
@@ -1211,7 +1212,7 @@ class Checker:
                             f"write {name}({', '.join(p.text for p in params)})")
             return None
         self.names.used.add(("define", name))
-        if any(n.id not in self._allowed(clause) for n in _free_names(body)):  # reported by _defines_sound
+        if not self._reads_only_its_own(name, clause):  # reported by _defines_sound
             return None
         filled = _substitute(body, {p.text: a for p, a in zip(params, call.args)}, len(self._expanding))
         self._expanding.append(name)
@@ -1272,6 +1273,15 @@ class Checker:
                                 + ", ".join([p.text for p in params] + [name.id]) + ")")
                 return False
         return True
+
+    def _reads_only_its_own(self, name: str, clause: s.Clause) -> bool:
+        """Whether the define reads only what `_allowed` gives it: asked at every call, worked
+        out once a check."""
+        known = self._own_only.get(name)
+        if known is None:
+            allowed = self._allowed(clause)
+            known = self._own_only[name] = all(n.id in allowed for n in _free_names(clause.parts[2]))
+        return known
 
     def _allowed(self, clause: s.Clause) -> set[str]:
         return {p.text for p in clause.parts[1]} | set(GLOBAL) | set(self.names.params) | set(self.names.zones) \

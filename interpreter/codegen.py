@@ -29,8 +29,10 @@ import weakref
 from dataclasses import dataclass, field
 
 from . import model as m
-from .compile import (CHOSEN, FIXED_SLOTS, FREE, MATE, RNG, SELF, STATE, TOTALS, ZONES, Compiled, CPlay, CStep,
-                      _remove_pile, partner_of, team_total)
+from .compile import (CARD, CHOSEN, FIXED_SLOTS, FREE, MATE, OWNER, PASSED, PASSES, PILE, RNG, SELF, STATE, TARGET,
+                      TOTALS, ZONES, Compiled, CPlay, CStep, _remove_pile, partner_of, team_total)
+from .engine import PASS, EngineError
+from .progress import endless_round
 
 # The context names a generated function may read from the env, as the closures do, when the
 # function does not hold them in a local: `round` and `totals` in `until`, `passes` anywhere.
@@ -84,7 +86,7 @@ class Generated:
     """A generated module: its source (for reading and tests) and its functions by role."""
 
     source: str
-    generate: dict[int, object]  # id(CStep) -> fn(env, seat) -> actions (no pass)
+    generate: dict[int, object]  # id(CStep) -> fn(env, seat) -> actions (no pass); the window's: fn(env, seat, parts)
     round_end: object  # fn(env, dirty) -> name or None, testing the conditions flagged dirty
     when: dict[int, object]  # id(CStep) -> fn(env) -> bool, as the step's closure
     count: dict[int, object]  # id(CStep) of a draw -> fn(env) -> int
@@ -98,6 +100,7 @@ class Generated:
     window_faces: tuple  # per window play: (card faces, mate faces) its hand share depends on, or None: any
     window_reads: tuple[Reads, ...] | None  # what each of the window's plays reads
     round_end_reads: tuple[Reads, ...]  # per end-round condition
+    playout: object  # fn(game, choose, bound): the match played out, `choose` deciding (see `_Generator.playout`)
 
 
 class _Generator:
@@ -111,6 +114,7 @@ class _Generator:
         self.memo: dict = {}  # a subexpression -> the local that holds its value here
         self.top: list[str] = []  # module-level lines: tables worked out once
         self.dest_zone = -1  # the destination of the play whose actions are being written
+        self.kept_index: dict[int, int] = {}  # play -> its targets: the match loop keeps its pile index
 
     # ------------------------------------------------------------ hoisting
 
@@ -361,16 +365,21 @@ class _Generator:
     def generator(self, name: str, step: CStep) -> None:
         """The distinct actions of a play step or a window for `seat`, in the order the
         reference engine lists them."""
-        w = self.w
         self.function(name, "env, seat")
+        self.generator_body(step)
+        self.w.line("return out")
+        self.end()
+
+    def generator_body(self, step: CStep) -> None:
+        """The body of a step's generator, which the match loop writes out too: `out` is the
+        list of the actions of `seat`, `zones` the zones."""
+        w = self.w
         w.line(f"env[{SELF}] = seat")
         w.line("out = []")
         w.line("add = out.append")
         distinct: dict[int, str] = {}
         for play in step.plays:
             self.play_actions(play, distinct)
-        w.line("return out")
-        self.end()
 
     def window(self, name: str, step: CStep) -> list[Reads]:
         """`fn(env, seat, parts)`: the window's actions for `seat`, each play's share kept in
@@ -458,7 +467,9 @@ class _Generator:
             targets = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
         join = self.equality_join(play, {"self", "card", *named}) if play.choose is None else None
         index = None
-        if join is not None:
+        if join is not None and play.index in self.kept_index:  # the match loop keeps it: `ix<play>`
+            join = (*join, f"ix{play.index}")
+        elif join is not None:
             index = self.fresh("index")
             w.line(f"{index} = None")
         w.line(f"for face, card in {d}.items():")
@@ -496,10 +507,10 @@ class _Generator:
         if play.choose is not None:
             self.chosen_actions(play, P, key, dest, scope)
         else:
-            if join is not None:
+            if join is not None and len(join) == 2:
                 self.pile_index(index, join[0], dest, targets, scope)
             self.target_actions(play, P, key, dest, targets, scope, {"self", "card", *named},
-                                None if join is None else (index, join[1]))
+                                None if join is None else (index, join[1]) if len(join) == 2 else join)
         for _ in range(depth + opened):
             w.dedent()
         self.memo = memo
@@ -542,62 +553,100 @@ class _Generator:
         return None
 
     def pile_index(self, index: str, pile_side, dest: str, targets: str | None, scope) -> None:
-        """Once per play and seat, lazily: for each target, its piles' indices by `pile_side`."""
+        """Once per play and seat, lazily: for each target, its piles' indices by `pile_side`
+        (a list by seat when the targets are every seat, else a dict)."""
         w = self.w
         w.line(f"if {index} is None:")
         w.indent()
-        w.line(f"{index} = {{}}")
-        w.line(f"for t in {targets or '(-1,)'}:")
-        w.line(f"    target = {dest}[t]" if targets else f"    target = {dest}")
-        w.line("    by_key = {}")
-        w.line("    for i, pile in enumerate(target):")
-        w.line(f"        by_key.setdefault({self.ex(pile_side, {**scope, 'target': 'target', 'owner': 't', 'pile': 'pile'})}, []).append(i)")
-        w.line(f"    {index}[t] = by_key")
+        every = targets == "SEATS"
+        w.line(f"{index} = {'[]' if every else '{}'}")
+        w.line(f"for t, target in enumerate({dest}):" if every else f"for t in {targets or '(-1,)'}:")
+        if not every:
+            w.line(f"    target = {dest}[t]" if targets else f"    target = {dest}")
+        w.indent()
+        w.line("by_key = {}")
+        self.index_piles(pile_side, {**scope, 'target': 'target', 'owner': 't', 'pile': 'pile'})
+        w.line(f"{index}.append(by_key)" if every else f"{index}[t] = by_key")
         w.dedent()
+        w.dedent()
+
+    def index_piles(self, pile_side, scope) -> None:
+        """`by_key`: the indices of `target`'s piles by their value of `pile_side`."""
+        w = self.w
+        w.line("for i, pile in enumerate(target):")
+        w.line(f"    key = {self.ex(pile_side, scope)}")
+        w.line("    if key in by_key:")
+        w.line("        by_key[key].append(i)")
+        w.line("    else:")
+        w.line("        by_key[key] = [i]")
 
     def target_actions(self, play: CPlay, P: str, key: str, dest: str, targets: str | None, scope,
                        known: set[str], join: tuple | None = None) -> None:
+        """The actions of one card (and mate) at each target zone; the targets written out one
+        by one when they are every seat and there are few."""
+        w = self.w
+        if targets is None:
+            self.target_block(play, P, key, dest, "-1", False, scope, known, join)
+        elif targets == "SEATS" and self.c.players <= UNROLL:
+            for seat in range(self.c.players):
+                self.target_block(play, P, key, f"{dest}[{seat}]", _literal(seat), True, scope, known, join)
+        else:
+            w.line(f"for t in {targets}:")
+            w.indent()
+            self.target_block(play, P, key, f"{dest}[t]", "t", True, scope, known, join)
+            w.dedent()
+
+    def add(self, action: str) -> None:
+        self.w.line(f"add({action})")
+
+    def target_block(self, play: CPlay, P: str, key: str, zone: str, t: str, seated: bool, scope,
+                     known: set[str], join: tuple | None) -> None:
         w = self.w
         memo = dict(self.memo)
         plain = play.new_pile is None and play.onto_pile is None
-        if targets is None:
-            w.line(f"target = {dest}")
-            t = "-1"
-        else:
-            t = "t"
-            w.line(f"for t in {targets}:")
-            w.indent()
-            w.line(f"target = {dest}[t]")
+        w.line(f"target = {zone}")
         scope = {**scope, "target": "target", "owner": t}
         model = play.model
         if plain:
-            w.line(f"add(({P}, {key}, {t}, -1))")
-        if play.onto_pile is not None and targets is not None:
+            self.add(f"({P}, {key}, {t}, -1)")
+        if play.onto_pile is not None and seated:
             self.hoist([model.onto_pile.expr], {*known, "target", "owner"}, scope)
         if play.new_pile is not None:
             cond = model.new_pile.expr
             if cond is None:
-                w.line(f"add(({P}, {key}, {t}, -1))")
+                self.add(f"({P}, {key}, {t}, -1)")
             else:
                 self.hoist_bodies([cond], {*known, "target", "owner"}, scope)
                 w.line(f"if {self.ex(cond, scope)}:")
-                w.line(f"    add(({P}, {key}, {t}, -1))")
-        if join is not None:
+                w.indent()
+                self.add(f"({P}, {key}, {t}, -1)")
+                w.dedent()
+        if join is not None and len(join) == 3:  # the match loop's index, kept while the target does not change
+            pile_side, card_side, kept = join
+            w.line(f"by_key = {kept}[{t}]")
+            w.line("if by_key is None:")
+            w.indent()
+            w.line(f"by_key = {kept}[{t}] = {{}}")
+            self.index_piles(pile_side, {**scope, 'pile': 'pile'})
+            w.dedent()
+            w.line(f"for i in by_key.get({self.ex(card_side, scope)}, ()):")
+            w.line(f"    add(({P}, {key}, {t}, i))")
+        elif join is not None:
             index, card_side = join
             w.line(f"for i in {index}[{t}].get({self.ex(card_side, scope)}, ()):")
             w.line(f"    add(({P}, {key}, {t}, i))")
         elif play.onto_pile is not None:
             cond = model.onto_pile.expr
             w.line("for i, pile in enumerate(target):")
+            w.indent()
             if cond is None:
-                w.line(f"    add(({P}, {key}, {t}, i))")
+                self.add(f"({P}, {key}, {t}, i)")
             else:
-                w.indent()
                 self.hoist_bodies([cond], {*known, "target", "owner", "pile"}, {**scope, "pile": "pile"})
                 w.line(f"if {self.ex(cond, {**scope, 'pile': 'pile'})}:")
-                w.line(f"    add(({P}, {key}, {t}, i))")
+                w.indent()
+                self.add(f"({P}, {key}, {t}, i)")
                 w.dedent()
-        if targets is not None:
             w.dedent()
         self.memo = memo
 
@@ -612,39 +661,55 @@ class _Generator:
         if kind == "seat":
             cond = None if choose.where is None else self.ex(choose.where, {**scope, choose.name: "t"})
             w.line(f"if {cond}:" if cond else "if True:")
-            w.line(f"    add(({P}, {key}, t, -1))")
+            w.indent()
+            self.add(f"({P}, {key}, t, -1)")
+            w.dedent()
         else:
             self.reads.zones.add(piles_zone)
             chosen = self.fresh("chosen")
             w.line(f"for i, {chosen} in enumerate(zones[{piles_zone}][t]):")
             cond = None if choose.where is None else self.ex(choose.where, {**scope, choose.name: chosen})
             w.line(f"    if {cond}:" if cond else "    if True:")
-            w.line(f"        add(({P}, {key}, t, i))")
+            w.indent()
+            w.indent()
+            self.add(f"({P}, {key}, t, i)")
+            w.dedent()
+            w.dedent()
         w.dedent()
 
     def merge(self, name: str, e: m.Merge) -> None:
         """A drop-in for `compile._merge`'s closure: every other pile of the collection that
         meets the condition goes under the receiving pile, which keeps its place."""
-        w = self.w
         self.function(name, "env")
+        self.merge_body(e, {})
+        self.end()
+
+    def merge_body(self, e: m.Merge, scope: dict[str, str]) -> None:
+        """The body of `merge`, which the match loop writes out too, the play's context in its
+        locals (`scope`). Most plays merge nothing: the piles are only looked at until one is
+        found to merge."""
+        w = self.w
         context = {"self", "card", "target", "owner", "pile"}
-        self.hoist([e.where], context, {})
-        w.line(f"receiving = env[{FIXED_SLOTS['pile']}]")
-        w.line(f"piles = {self.ex(e.collection, {})}")
-        w.line("under = []")
-        w.line("kept = []")
+        self.hoist([e.where], context, scope)
+        w.line(f"receiving = {scope.get('pile', f'env[{PILE}]')}")
+        w.line(f"piles = {self.ex(e.collection, scope)}")
+        w.line("merged = None")
         v = self.fresh()
         w.line(f"for {v} in piles:")
         w.line(f"    if {v} is not receiving:")
-        w.line(f"        if {'True' if e.where is None else self.ex(e.where, {e.var: v})}:")
-        w.line(f"            under.extend({v})")
-        w.line("            continue")
-        w.line(f"    kept.append({v})")
-        w.line("if under:")
+        w.line(f"        if {'True' if e.where is None else self.ex(e.where, {**scope, e.var: v})}:")
+        w.line("            if merged is None:")
+        w.line(f"                merged = [{v}]")
+        w.line("            else:")
+        w.line(f"                merged.append({v})")
+        w.line("if merged is not None:")
+        w.line("    under = []")
+        w.line("    for merging in merged:")
+        w.line("        under.extend(merging)")
         w.line("    receiving[:0] = under")
-        w.line("    piles[:] = kept")
+        w.line("    gone = set(map(id, merged))")
+        w.line(f"    piles[:] = [{v} for {v} in piles if id({v}) not in gone]")
         self.memo = {}
-        self.end()
 
     def move_cards(self, name: str, e: m.MoveCards, named: dict[str, str]) -> None:
         """A drop-in for `compile._move_cards`'s closure: up to `count` cards from the top of a
@@ -700,24 +765,333 @@ class _Generator:
     def round_end(self, names: list[str]) -> list[Reads]:
         """`round_end(g, dirty)`: the first end-round condition that holds, testing only those
         `dirty` flags (the others read nothing that changed since they last failed)."""
-        w = self.w
         self.function("round_end", "env, dirty")
+        reads = self.round_end_tests(names)
+        self.w.line("return reason")
+        self.end()
+        return reads
+
+    def round_end_tests(self, names: list[str]) -> list[Reads]:
+        """The body of `round_end`, which the match loop writes out too: `reason` is the name
+        of the first condition that holds, or None."""
+        w = self.w
         reads = []
+        w.line("reason = None")
         for k, rule in enumerate(self.model.round_ends):
             self.reads = Reads()
             test = self.ex(rule.cond, {})
             reads.append(self.reads)
+            if k:
+                w.line("if reason is None:")
+                w.indent()
             if self.reads.counters:  # it reads what changes without a zone changing: always tested
                 w.line(f"if {test}:")
-                w.line(f"    return {names[k]}")
+                w.line(f"    reason = {names[k]}")
                 continue
             w.line(f"if dirty[{k}]:")
             w.line(f"    if {test}:")
-            w.line(f"        return {names[k]}")
-            w.line(f"    dirty[{k}] = False")
-        w.line("return None")
-        self.end()
+            w.line(f"        reason = {names[k]}")
+            w.line("    else:")
+            w.line(f"        dirty[{k}] = False")
+        w.depth -= max(len(self.model.round_ends) - 1, 0)
         return reads
+
+    # ------------------------------------------------------------ the match loop
+
+    def playout(self, window_reads: list[Reads] | None, round_end_reads: list[Reads], names: list[str]) -> None:
+        """`playout(g, choose, bound)`: a `FastGame` played to its end, `choose(actions)` making
+        every decision (a random bot's `rng.choice`), as `bots.play_out` plays it through
+        `FastGame.play`. The common path is written out for this ruleset: a play at a step of
+        the turn, outside a window and the final round, of one card without mate or chosen
+        target, its zones' caches invalidated zone by zone; then, straight on, the draws and
+        skipped steps after it, the turn's change and the next play step's actions. Anything
+        else (a pass, a window, the final round, a round's end, a compound play, a play step
+        with no action) goes through `FastGame.play` / `FastGame._advance`, from the state as
+        it stands (told the steps it already ran), so both paths make the same state, the same
+        decisions and the same errors."""
+        c, w = self.c, self.w
+        self.reads = Reads()  # what the loop's own copies of the generators read is no one's business
+        steps = c.turn
+        shared = set()  # zones a window share reads: their changes go through `g._wrote`
+        for r in window_reads or ():
+            shared |= r.zones | r.own | r.hand
+        readers = {z: [k for k, r in enumerate(round_end_reads) if z in r.zones or z in r.own or z in r.hand]
+                   for z in range(len(self.model.zones))}
+
+        self.kept_index = {}
+        for step in steps:
+            for p in step.plays if step.kind == "play" else ():
+                named = {p.model.mate.name} if p.model.mate else set()
+                join = self.equality_join(p, {"self", "card", *named}) if p.choose is None else None
+                if join is not None and m.names_read(join[0]) <= {"pile", "target", "owner"}:
+                    self.kept_index[p.index] = c.players if p.dest_seats else 1
+
+        def wrote(zone: int, seat: str, cards: str, arrived: bool) -> None:
+            """`FastGame._wrote`, written out when no window share reads the zone; and the
+            kept pile indices of the zone forgotten. A line already written since the last
+            `wrote` of another block is not written again."""
+            if zone in shared:
+                w.line(f"g._wrote({zone}, {seat}, {cards}, {arrived})")
+            lines = [] if zone in shared else [f"dirty[{k}] = True" for k in readers[zone]]
+            for p, size in self.kept_index.items():
+                if c.plays[p].dest_zone == zone:
+                    lines.append(f"ix{p} = [None] * {size}" if seat in ("-1", "-2") else f"ix{p}[{seat}] = None")
+            depth = w.depth
+            for line in lines:
+                if (depth, line) not in self.written:
+                    w.line(line)
+                    self.written.add((depth, line))
+
+        self.written: set = set()
+
+        self.names, self.wrote, self.shared = names, wrote, shared
+        self.keep_answers = not any(r.counters for r in window_reads or ())
+        simple = [p for p in c.plays if p.mate is None and p.choose is None]
+        play_steps = [k for k, step in enumerate(steps) if step.kind == "play" and
+                      any(p in simple for p in step.plays)]
+        w.line("def playout(g, choose, bound):")
+        w.indent()
+        w.line("st, env, dirty, answers = g.state, g.env, g._dirty, g._answers")
+        w.line("actions = g._actions")
+        self.forget_kept()
+        w.line("while not st.over:")
+        w.indent()
+        w.line("action = choose(actions)")
+        w.line("play = action[0]")
+        inline = " or ".join(f"play is P{p.index}" for p in simple) or "False"
+        rare = ["st.window is not None"] * (c.window is not None) + ["st.final_turns >= 0"] * (c.final is not None)
+        w.line(f"if {' or '.join(rare + [f'not ({inline})'])}:")
+        w.line("    g.play(action)")
+        w.line("    actions = g._actions")
+        w.indent()
+        self.forget_kept()
+        w.dedent()
+        w.line("else:")
+        w.indent()
+        w.line("_, face, target_seat, pile_index = action")
+        w.line("seat = st.active")
+        w.line("zones = st.zones")
+        for n, p in enumerate(simple):
+            w.line(f"{'if' if n == 0 else 'elif'} play is P{p.index}:")
+            w.indent()
+            self.apply_inline(p)
+            w.dedent()
+        w.line("st.plays += 1")
+        w.line("st.round_plays += 1")
+        w.line(f"st.idle_turns = env[{PASSES}] = 0")
+        if len(play_steps) > 1:
+            w.line("k = st.step")
+        for n, k in enumerate(play_steps):  # the step under way is one that holds the play
+            last = n == len(play_steps) - 1
+            if len(play_steps) > 1:
+                w.line("else:" if last else f"{'if' if n == 0 else 'elif'} k == {k}:")
+                w.indent()
+            self.after_play(steps, k)
+            if len(play_steps) > 1:
+                w.dedent()
+        w.dedent()
+        w.line("if st.round_plays > bound:")
+        w.line("    raise EngineError(*endless_round(g))")
+        w.dedent()
+        w.line("g._actions = actions")
+        w.dedent()
+        w.line("")
+        self.kept_index = {}
+
+    def apply_inline(self, p: CPlay) -> None:
+        """`FastGame.play`'s move of a one-card play, written out for play `p`."""
+        w, wrote = self.w, self.wrote
+        self.written = set()
+        w.line(f"hand = zones[{p.card_zone}][seat]")
+        w.line("for k, card in enumerate(hand):")
+        w.line("    if FACE_OF[card] == face:")
+        w.line("        del hand[k]")
+        w.line("        break")
+        w.line("else:")
+        w.line("    g._take_face(hand, face, seat)")
+        wrote(p.card_zone, "seat", "(card,)", False)
+        w.line(f"zone = zones[{p.dest_zone}]" + ("[target_seat]" if p.dest_seats else ""))
+        w.line(f"env[{SELF}], env[{CARD}], env[{TARGET}], env[{OWNER}] = seat, card, zone, target_seat")
+        wrote(p.dest_zone, "target_seat" if p.dest_seats else "-2", "(card,)", True)
+        if p.new_pile is None and p.onto_pile is None:
+            w.line("zone.append(card)")
+        else:
+            w.line("if pile_index < 0:")
+            w.line("    pile = [card]")
+            w.line("    zone.append(pile)")
+            w.line("else:")
+            w.line("    pile = zone[pile_index]")
+            w.line("    pile.append(card)")
+            w.line(f"env[{PILE}] = pile")
+        if p.effects:
+            for k, effect in enumerate(p.model.effects):
+                if isinstance(effect, m.Merge):
+                    local = {"self": "seat", "card": "card", "target": "zone", "owner": "target_seat"}
+                    self.merge_body(effect, local if p.new_pile is None and p.onto_pile is None
+                                    else {**local, "pile": "pile"})
+                else:
+                    w.line(f"E{p.index}[{k}](env)")
+            if all(isinstance(e, m.Merge) and _names_target(e.collection) for e in p.model.effects):
+                wrote(p.dest_zone, "target_seat" if p.dest_seats else "-2", "None", False)
+                return
+            writes = effect_writes(self.c, p)
+            if writes is None:
+                w.line("g._forget()")
+                self.forget_kept()
+            else:
+                for z in writes:
+                    wrote(z, "-2", "None", False)
+
+    def handover(self, spent: int | str) -> None:
+        """Hand the rest of the advance to `FastGame._advance`, and go on to the next decision."""
+        self.w.line(f"g._advance({spent})")
+        self.w.line("actions = g._actions")
+        self.forget_kept()
+        self.w.line("continue")
+
+    def forget_kept(self) -> None:
+        """The match loop's pile indices, empty: at its start, and after the engine's own code
+        ran (it may have changed any zone)."""
+        for p, size in self.kept_index.items():
+            self.w.line(f"ix{p} = [None] * {size}")
+
+    def after_play(self, steps, k: int) -> None:
+        """From a play at play step `k` to the next decision: `Game.play`'s end, then
+        `Game._advance`'s steps written out in the order they come (the turn's last step is
+        followed by the next turn's first), up to the next play step."""
+        c, w = self.c, self.w
+        if not steps[k].repeat:
+            w.line(f"st.step = {k + 1}")
+        self.round_end_tests(self.names)
+        w.line("if reason is not None:")
+        w.indent()
+        w.line("g._end_round(reason)")
+        self.handover(0)
+        w.dedent()
+        if c.window is not None:
+            w.line("closed = 0  # windows opened and closed with no answer: steps of the engine's budget")
+            self.window_inline("closed")
+            w.line("if st.silent and st.window is None:")
+            w.line("    st.silent.clear()")
+        w.line("active = seat")
+        order = list(range(k + 1, len(steps))) + [None] + list(range(0, k + 1))
+        if steps[k].repeat:
+            order = [k]
+        for spent, j in enumerate(order):
+            if j is None:  # the turn is over
+                if c.final is None:  # `Game._turn_over` without a final round
+                    w.line("st.step = 0")
+                    w.line(f"st.passed = env[{PASSED}] = False")
+                    w.line(f"st.active = active = st.next_turns.pop(0) if st.next_turns else "
+                           f"(active + st.direction) % {c.players}")
+                    continue
+                # `Game._turn_over` before the final round: the final round begins, or the next turn
+                w.line("st.step = 0")
+                w.line(f"st.passed = env[{PASSED}] = False")
+                w.line("if final_when(env):")
+                w.indent()
+                w.line("g._turn_over()  # it begins the final round, whose steps are the engine's")
+                self.handover(self.spent(spent + 1))
+                w.dedent()
+                w.line(f"st.active = active = st.next_turns.pop(0) if st.next_turns else "
+                       f"(active + st.direction) % {c.players}")
+                continue
+            step, source = steps[j], self.model.turn[j]  # `zones` is the round's: a new round hands over
+            if step.kind == "play":
+                if source.when is not None:
+                    w.line(f"env[{SELF}] = active")
+                    w.line(f"if not {self.ex(source.when, {})}:")
+                    w.indent()
+                    self.handover(self.spent(spent))
+                    w.dedent()
+                w.line("seat = active")
+                self.generator_body(step)
+                w.line("actions = out")
+                w.line("if not actions:")
+                w.indent()
+                self.handover(self.spent(spent))
+                w.dedent()
+                if step.optional:
+                    w.line("actions.append(PASS)")
+                return
+            if source.when is not None:
+                w.line(f"env[{SELF}] = active")
+                w.line(f"if not {self.ex(source.when, {})}:")
+                w.line(f"    st.step = {j + 1}")
+                w.line("else:")
+                w.indent()
+            self.draw_inline(step, source, j, spent)
+            if source.when is not None:
+                w.dedent()
+
+    def draw_inline(self, step: CStep, source, j: int, spent: int) -> None:
+        """`FastGame._advance`'s draw step `j`, its end-round test and its window."""
+        c, w, wrote = self.c, self.w, self.wrote
+        self.written = set()
+        w.line(f"source = zones[{step.source}]")
+        if m.names_read(source.count):
+            w.line(f"env[{SELF}] = active")
+        if source.count == m.Const(1, "int"):  # the common draw of one card
+            w.line("if source:")
+            w.indent()
+            if {step.source, step.dest} & self.shared:
+                w.line("drawn = source[-1:]")
+            w.line(f"zones[{step.dest}][active].append(source.pop())")
+        else:
+            w.line(f"taken = min({self.ex(source.count, {})}, len(source))")
+            w.line("if taken > 0:")
+            w.indent()
+            w.line("drawn = source[-taken:]")
+            w.line(f"hand = zones[{step.dest}][active]")
+            w.line("for _ in range(taken):")
+            w.line("    hand.append(source.pop())")
+        wrote(step.source, "-2", "drawn", False)
+        wrote(step.dest, "active", "drawn", True)
+        w.dedent()
+        w.line(f"st.step = {j + 1}")
+        self.round_end_tests(self.names)
+        w.line("if reason is not None:")
+        w.indent()
+        w.line("g._end_round(reason)")
+        self.handover(0)
+        w.dedent()
+        if c.window is not None:
+            self.window_inline(self.spent(spent + 1))
+
+    def spent(self, steps: int) -> str:
+        """The steps of the engine's budget spent so far: `steps` written out, and the windows
+        that closed unanswered."""
+        return f"{steps} + closed" if self.c.window is not None else str(steps)
+
+    def window_inline(self, spent: str) -> None:
+        """After a completed step, `Game._open_window`; a window that opens is closed at once
+        when no seat may answer (`FastGame._advance` does the same, with the same kept
+        answers), else the engine takes over to ask the seats."""
+        w = self.w
+        w.line("g._open_window()")
+        w.line("if st.window is not None:")
+        w.indent()
+        if not self.keep_answers:
+            self.handover(spent)
+            w.dedent()
+            return
+        w.line("answered = False")
+        w.line("for s in SEATS:")
+        w.line("    if s not in st.silent:")
+        w.line("        answer = answers[s]")
+        w.line("        if answer is None:")
+        w.line("            answer = g._window_actions(s)")
+        w.line("        if answer:")
+        w.line("            answered = True")
+        w.line("            break")
+        w.line("if answered:")
+        w.indent()
+        self.handover(spent)
+        w.dedent()
+        w.line("st.window = None")
+        w.line("st.silent.clear()")
+        w.line("closed += 1")
+        w.dedent()
 
 
 def _conjuncts(where) -> list:
@@ -795,6 +1169,13 @@ def effect_writes(c: Compiled, play: CPlay) -> tuple[int, ...] | None:
     return tuple(sorted(zones))
 
 
+def _names_target(e) -> bool:
+    """Whether `e` is the play's target zone or its piles: a merge over it changes that zone at
+    the target seat alone."""
+    return e == m.Ref("target", e.type) or (isinstance(e, m.Call) and e.function == "piles"
+                                             and len(e.args) == 1 and _names_target(e.args[0]))
+
+
 def _zones_named(c: Compiled, e, play: CPlay) -> set[int] | None:
     """The zones an expression's value may belong to; None when it names a pile or a zone
     that could be any."""
@@ -867,6 +1248,7 @@ def write(c: Compiled) -> _Module:
         window_reads = tuple(g.window("gen_window", c.window))
         generate_fns.append((-1, "gen_window"))
     round_end_reads = g.round_end([f"R{k}" for k in range(len(c.round_ends))])
+    g.playout(window_reads, round_end_reads, [f"R{k}" for k in range(len(c.round_ends))])
     if c.final is not None:
         g.expression_function("final_when", model.final.when)
     g.expression_function("score", model.score.expr, {model.score.var: f"env[{c.score_slot}]"})
@@ -910,7 +1292,7 @@ def _namespace(c: Compiled) -> dict:
     first: dict[int, int] = {}
     for card, face in enumerate(c.face_of):
         first.setdefault(face, card)
-    ns = {"_remove_pile": _remove_pile,
+    ns = {"_remove_pile": _remove_pile, "PASS": PASS, "EngineError": EngineError, "endless_round": endless_round,
           "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "NO_CARD": NO_CARD, "NO_MATE": NO_MATE, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none, "FACE_OF": c.face_of,
           "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none,
           "SEATS": tuple(range(c.players)),
@@ -954,8 +1336,11 @@ def generated(c: Compiled) -> Generated:
     steps = _steps(c)
     written = {(play, k): fn for play, k, fn in module.effects}
     at = {**{k: step for k, step in enumerate(steps)}, -1: c.window}
+    effects = tuple(tuple(ns[written[(p.index, k)]] if (p.index, k) in written else closure
+                          for k, closure in enumerate(p.effects)) for p in c.plays)
+    ns.update({f"E{p.index}": effects[p.index] for p in c.plays})
     result = Generated(
-        source=module.source,
+        source=module.source, playout=ns["playout"],
         generate={id(at[k]): ns[fn] for k, fn in module.generate},
         round_end=ns["round_end"],
         when={id(at[k]): ns[fn] for k, fn in module.when},
@@ -965,8 +1350,7 @@ def generated(c: Compiled) -> Generated:
         window_faces=tuple(_faces_read(p, ns) for p in (c.window.plays if c.window else ())),
         setup_where=tuple(ns[dict(module.setup)[k]] if k in dict(module.setup) else None
                           for k in range(len(c.setup))),
-        effects=tuple(tuple(ns[written[(p.index, k)]] if (p.index, k) in written else closure
-                            for k, closure in enumerate(p.effects)) for p in c.plays),
+        effects=effects,
         window_reads=module.window_reads, round_end_reads=module.round_end_reads)
     cid = id(c)
     _LOADED[cid] = (weakref.ref(c, lambda _: _LOADED.pop(cid, None)), result)

@@ -1,14 +1,17 @@
 """The fast engine held equal to the reference, move by move: both play the same random
 matches in lockstep, and at every position the distinct legal actions (in order), the seat to
 move, every seat's view, the totals and the round results must be the same. Ludii's
-TestCustomPlayouts does this for its specialised playouts."""
+TestCustomPlayouts does this for its specialised playouts. The fast engine's own match loop
+(`FastGame.play_random`, which self-play with random bots runs) is held equal too, match by
+match: the same final state, or the same error."""
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
 
+from .bots import RandomBot, play_out
 from .compile import Compiled
-from .engine import Game, new_game
+from .engine import EngineError, Game, new_game
 
 
 class Mismatch(AssertionError):
@@ -54,3 +57,34 @@ def compare(compiled: Compiled, positions: int, seed: int = 0, max_matches: int 
             ref.play(action)
             fast.play(action)
     return Compared(matches, done)
+
+
+def _final(game: Game) -> tuple:
+    st = game.state
+    return (st.zones, st.totals, st.round, st.active, st.step, st.over, st.plays, st.round_plays, st.idle_turns,
+            st.passed, st.direction, st.next_turns, st.window, st.final_turns, st.results, st.silent,
+            game.actions(), game.rng.getstate())
+
+
+def compare_playouts(compiled: Compiled, matches: int, seed: int = 0) -> int:
+    """`matches` random matches played out by one random bot on each engine, the fast one through
+    its generated match loop: the same final state (the random source's too), or the same error.
+    Returns the plays compared; raises `Mismatch` at the first difference."""
+    chooser = random.Random(seed)
+    plays = 0
+    for _ in range(matches):
+        game_seed, bot_seed = chooser.getrandbits(32), chooser.getrandbits(32)
+        ends = []
+        for engine in ("reference", "fast"):
+            game = new_game(compiled, game_seed, engine=engine)
+            try:
+                play_out(game, [RandomBot(random.Random(bot_seed))] * compiled.players)
+                ends.append(_final(game))
+            except EngineError as e:
+                ends.append(("error", str(e), _final(game)[:-2]))
+        if ends[0] != ends[1]:
+            raise Mismatch(f"match seed {game_seed}, bots' seed {bot_seed}: the match loop ends otherwise than the "
+                           f"reference ({ends[0][0] if ends[0][0] == 'error' else 'over'} vs "
+                           f"{ends[1][0] if ends[1][0] == 'error' else 'over'})")
+        plays += game.state.plays
+    return plays

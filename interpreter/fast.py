@@ -63,6 +63,7 @@ class Plan:
     zones: tuple  # per zone: (readers, coarse, own, hand, any face), as `_wrote` reads them
     effects: tuple  # per play: its effect functions
     effect_writes: tuple  # per play: the zones its effects change, or None for any
+    playout: object  # the generated match loop: fn(game, choose, bound)
 
 
 _PLANS: dict[int, tuple[weakref.ref, Plan]] = {}
@@ -108,7 +109,7 @@ def plan(compiled: Compiled) -> Plan:
         hand=tuple(hand), any_face=tuple(any_face),
         budget=(longest + 1) * compiled.players * (compiled.deck_size + 2),
         copy_zones=gen.copy_zones, effects=gen.effects, zones=(),
-        effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays))
+        effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays), playout=gen.playout)
     result = replace(result, zones=tuple(zip(result.readers, result.coarse, result.own, result.hand, result.any_face)))
     cid = id(compiled)
     _PLANS[cid] = (weakref.ref(compiled, lambda _: _PLANS.pop(cid, None)), result)
@@ -126,6 +127,7 @@ class FastGame(Game):
         self._shares, self._keep_answers, self._budget_value = p.shares, p.keep_answers, p.budget
         self._zone_plans = p.zones
         self._copy_zones, self._effects, self._effect_writes = p.copy_zones, p.effects, p.effect_writes
+        self._playout = p.playout
         self._face_of = compiled.face_of
         self._dirty = [True] * len(compiled.round_ends)
         self._answers: list = [None] * n  # per seat: its window actions (no pass), None unknown
@@ -228,11 +230,19 @@ class FastGame(Game):
                 return False
         return True
 
-    def _advance(self) -> None:
+    def play_random(self, choose, bound: int) -> None:
+        """Play the match to its end, `choose(actions)` making every decision, as `bots.play_out`
+        plays it with one random bot at every seat (`choose` its `rng.choice`): the same
+        decisions, the same state, the same errors; an `EngineError` once a round's plays pass
+        `bound`. The generated match loop (`codegen`'s `playout`) runs it."""
+        self._playout(self, choose, bound)
+
+    def _advance(self, spent: int = 0) -> None:
         """`Game._advance`, with window answers kept, a window no seat can answer closed at once,
-        and each step's parts unpacked once (`_programs`)."""
+        and each step's parts unpacked once (`_programs`). `spent`: steps of this advance that
+        the generated match loop already ran, counted against the budget."""
         st, env, n = self.state, self.env, self.n
-        budget = self._budget_value
+        budget = self._budget_value - spent
         passes, seen = 0, None  # as in `Game._advance`: passes with no decision (the window's count too)
         turn, final = self._programs
         round_end, dirty = self._round_end_fn, self._dirty

@@ -45,9 +45,9 @@ def stalled_match(game) -> tuple[str, str] | None:
     """(message, hint) when the rounds just played show the match cannot end, else None."""
     model = game.c.model
     until, score = model.match.until, model.score
-    if not names_read(until) <= FIXED | {"totals"}:
+    watched, fixed_score = _still_rounds_watched(model)
+    if not watched:
         return None
-    fixed_score = names_read(score.expr) <= FIXED | {score.var}
     needed = 1 if fixed_score else STILL_ROUNDS
     results = game.state.results
     if len(results) < needed:
@@ -104,6 +104,21 @@ def idle_round(game) -> tuple[str, str]:
 
 def _frozen(x):
     return tuple(_frozen(y) for y in x) if isinstance(x, list) else x
+
+
+_WATCHED: dict[int, tuple[object, tuple[bool, bool]]] = {}  # id(model) -> (the model, kept alive; the answer)
+
+
+def _still_rounds_watched(model) -> tuple[bool, bool]:
+    """Whether `until` reads only the totals (so rounds that score nothing are watched), and
+    whether the score reads nothing that changes: worked out once per model, as the engine asks
+    after every round."""
+    known = _WATCHED.get(id(model))
+    if known is None:
+        until, score = model.match.until, model.score
+        known = _WATCHED[id(model)] = (model, (names_read(until) <= FIXED | {"totals"},
+                                               names_read(score.expr) <= FIXED | {score.var}))
+    return known[1]
 
 
 _PASSES: dict[int, tuple[object, bool]] = {}  # id(model) -> (the model, kept alive so the id stays its own; the answer)

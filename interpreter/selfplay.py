@@ -14,6 +14,7 @@ ahead of the slowest worker, so memory stays flat however many matches are playe
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import itertools
 import multiprocessing
@@ -197,9 +198,9 @@ def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...]
     size = max(1, min(CHUNK, games // (max(workers, 1) * AHEAD) or 1))
     pairs = itertools.islice(seeds(seed), games)
     max_actions = invariants.max_actions if invariants is not None else None
-    chunks = (Chunk(first, tuple(itertools.islice(pairs, size)), seats, record, invariants is not None, max_actions,
+    chunks = (Chunk(first, tuple(itertools.islice(pairs, count)), seats, record, invariants is not None, max_actions,
                     play, engine)
-              for first in range(0, games, size))
+              for first, count in _chunking(games, size, max(workers, 1)))
     if ray is not None:
         from . import distributed  # Ray is an optional extra: imported only when asked for
 
@@ -208,13 +209,32 @@ def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...]
         for chunk in chunks:
             yield from play_chunk(compiled, chunk, keep_games=True)
     else:
-        yield from _pool(Table.of(compiled), chunks, min(workers, -(-games // size)))
+        yield from _pool(Table.of(compiled), chunks, min(workers, -(-games // size)), compiled)
 
 
-def _pool(table: Table, chunks: Iterable[Chunk], workers: int) -> Iterator[Match]:
+def _chunking(games: int, size: int, workers: int) -> Iterator[tuple[int, int]]:
+    """(first match, matches) of each chunk: `size` while much is left, then smaller and smaller
+    (a quarter of what is left per worker), so that the workers finish together rather than one
+    playing a whole last chunk alone."""
+    first = 0
+    while first < games:
+        count = max(1, min(size, (games - first) // (4 * workers)))
+        yield first, count
+        first += count
+
+
+def _pool(table: Table, chunks: Iterable[Chunk], workers: int, compiled: Compiled | None = None) -> Iterator[Match]:
     """The chunks played by a pool of processes, yielded in order. The workers ignore Ctrl-C: the
-    parent gets it and terminates them, so an interrupted run ends at once and quietly."""
-    pool = multiprocessing.get_context().Pool(workers, _start_worker, (table,))
+    parent gets it and terminates them, so an interrupted run ends at once and quietly. Workers
+    made by fork inherit `compiled` rather than compile the table again, and the objects this
+    process holds are frozen out of the garbage collector while they run, so that no collection
+    touches (and copies) the pages the workers share with it."""
+    context = multiprocessing.get_context()
+    inherited = compiled is not None and context.get_start_method() == "fork" and table.key not in _compiled
+    if inherited:
+        _compiled[table.key] = compiled
+    gc.freeze()
+    pool = context.Pool(workers, _start_worker, (table,))
     try:
         yield from in_order(lambda chunk: pool.apply_async(_play_in_worker, (chunk,)), lambda r: r.get(),
                             chunks, workers * AHEAD)
@@ -222,6 +242,9 @@ def _pool(table: Table, chunks: Iterable[Chunk], workers: int) -> Iterator[Match
     finally:
         pool.terminate()
         pool.join()
+        gc.unfreeze()
+        if inherited:
+            del _compiled[table.key]
 
 
 def in_order(submit: Callable, wait: Callable, chunks: Iterable[Chunk], ahead: int) -> Iterator[Match]:

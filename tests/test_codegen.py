@@ -14,7 +14,7 @@ import pytest
 from cardrules.interpreter import codegen
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game, new_game
-from cardrules.interpreter.equivalence import compare
+from cardrules.interpreter.equivalence import compare, compare_playouts
 from cardrules.interpreter.fast import FastGame
 from cardrules.interpreter.invariants import Checker
 from cardrules.interpreter.load import load, load_all, load_text
@@ -66,6 +66,27 @@ def test_the_fast_engine_equals_the_reference_on_the_small_games(name):
         assert compare(compile_ruleset(model, players), positions=150, seed=players).positions >= 150
 
 
+@pytest.mark.parametrize("name, selection, model", SELECTIONS, ids=[f"{n}{s}" for n, s, _ in SELECTIONS])
+def test_the_generated_match_loop_ends_every_match_as_the_reference(name, selection, model):
+    counts = model.counts
+    players = counts[(len(selection) + 1) % len(counts)]
+    assert compare_playouts(compile_ruleset(model, players), matches=4, seed=len(selection)) > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_the_generated_match_loop_ends_klats_as_the_reference(klats, players):
+    assert compare_playouts(compile_ruleset(klats.model, players), matches=20, seed=players) > 0
+
+
+@pytest.mark.parametrize("name", [*(p.stem for p in EXAMPLES), "windows", "pickpocket", "trade", "repeat", "stars",
+                                  "kinds", "quick", "raid", "final"])
+def test_the_generated_match_loop_ends_the_small_games_as_the_reference(name):
+    path = REPO / "docs" / "examples" / f"{name}.rules"
+    model = load(str(path)).model if path.is_file() else load_text(BLOCKS[name], f"{name}.rules").model
+    for players in model.counts[:2]:
+        compare_playouts(compile_ruleset(model, players), matches=6, seed=players)
+
+
 @pytest.mark.parametrize("engine", ["fast", "reference"])
 @pytest.mark.parametrize("name", SHIPPED)
 def test_scenarios_pass_on_both_engines(monkeypatch, engine, name):
@@ -96,13 +117,20 @@ def test_both_engines_give_the_same_self_play_figures(klats):
 HOSTILE = [("zone hand", "zone __import__"), ("from hand", "from __import__"), ("to hand", "to __import__"),
            ("hand of s", "__import__ of s"), ("play put", "play exec"), ("of put or", "of exec or"),
            ("card skull", "card os_system"), ('face "{colour}{value}"', 'face "\\"\\"\\"{colour}\')\\\\n{value}"')]
-OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R)\d+|effect\d+_\d+|setup\d+")
+OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R|E|ix)\d+|"
+                       r"effect\d+_\d+|setup\d+")
 FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "i", "pile", "face", "card", "c", "f",
          "mate_face", "NO_CARD", "NO_MATE", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod", "_top",
          "_bottom", "items", "append", "isdisjoint", "fromkeys", "round_end", "dirty", "final_when", "score",
          "until", "starter", "gen_window", "any", "all", "sum", "len", "max", "min", "list", "dict", "map",
          "frozenset", "enumerate", "default", "__getitem__", "copy_zones", "s", "p", "receiving", "under", "kept", "extend", "piles", "by_key", "setdefault", "get", "src", "wanted", "fits", "taken", "cards", "sorted", "sample", "reverse", "range", "_remove_pile", "PILE_ZONES",
-         "TEAM", "PARTNER", "_team_total", "direction"}
+         # the match loop: the game, its state and the engine's methods it hands over to
+         "playout", "g", "choose", "bound", "st", "state", "action", "actions", "play", "active", "reason", "k", "_",
+         "hand", "zone", "source", "target_seat", "pile_index", "key", "merged", "merging", "gone", "set", "id", "pop",
+         "over", "step", "plays", "round_plays", "idle_turns", "passed", "next_turns", "direction", "window",
+         "final_turns", "silent", "clear", "drawn", "taken", "_actions", "_dirty", "_advance", "_end_round",
+         "_take_face", "_turn_over", "_open_window", "_forget", "_wrote", "PASS", "EngineError", "endless_round",
+         "answers", "_answers", "answer", "answered", "closed", "_window_actions", "TEAM", "PARTNER", "_team_total"}
 
 
 def names_in(source: str) -> set[str]:
