@@ -36,6 +36,7 @@ COMMANDS = {
     "house": ("house", "app"),
     "book": ("book", "book"),
     "lsp": ("lsp", "lsp"),
+    "serve": ("serve", "serve"),
 }
 
 

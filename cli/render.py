@@ -88,7 +88,20 @@ def view_of(view: dict, model: Ruleset, kinds: list[str], scores: list[int] | No
     for zone in model.zones:
         if not zone.per_seat:
             shared.add_row(zone.name, _zone(view["zones"][zone.name], paint, last=SHOWN_OF_SHARED))
-    return Group(head, *teams_of(view, model), seats, shared)
+    return Group(head, *teams_of(view, model), seats, shared, *values_of(view))
+
+
+def values_of(view: dict) -> list[Text]:
+    """The named values (`let`), on one line, as the view shows them; nothing without values."""
+    values = view.get("values") or {}
+    if not values:
+        return []
+    line = Text(_("values: "), style="dim")
+    for k, (name, value) in enumerate(values.items()):
+        line.append((", " if k else "") + f"{name} ")
+        line.append("–" if value is None else str(value).lower() if isinstance(value, bool) else str(value),
+                    style="bold")
+    return [line]
 
 
 def teams_of(view: dict, model: Ruleset) -> list[Text]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterable
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -26,11 +27,11 @@ def keywords() -> tuple[str, ...]:
     return tuple(sorted(set(re.findall(r'"([A-Za-z_]+)"i?', code))))
 
 
-def _words(words) -> str:
+def _words(words: Iterable[str]) -> str:
     return r"\b(?:" + "|".join(sorted(words, key=lambda w: (-len(w), w))) + r")\b"
 
 
-def grammar() -> dict:
+def grammar() -> dict[str, object]:
     """The TextMate grammar as a JSON-ready dict."""
     plain = [w for w in keywords() if w not in OPERATOR_WORDS]
     return {

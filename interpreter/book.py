@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeAlias, cast
 
 from . import model as m
 from .bots import RandomBot
@@ -58,8 +60,8 @@ class Note:
     number: int
 
 
-Inline = str | Code | Strong | Link | Note
-Line = tuple  # of Inline
+Inline: TypeAlias = str | Code | Strong | Link | Note
+Line: TypeAlias = tuple[Inline, ...]
 
 
 @dataclass(frozen=True)
@@ -86,8 +88,15 @@ class Table:
 class Section:
     anchor: str
     title: Line
-    blocks: tuple
+    blocks: tuple[Block, ...]
     level: int = 2  # 2: a major section (a new page in print), 3: a subsection
+
+
+Block: TypeAlias = Paragraph | Items | Table | Section
+NoteItems: TypeAlias = tuple[tuple[str, str], ...]  # a note: (label, text) for each source, ruling, assumption
+Faces: TypeAlias = list[str]  # cards, shown by their faces
+Laid: TypeAlias = Faces | list[Faces] | list[list[Faces]]  # a zone's cards or piles, or either for each seat
+Selection: TypeAlias = tuple[str | None, tuple[str, ...]]  # an edition and its variants
 
 
 @dataclass(frozen=True)
@@ -96,7 +105,7 @@ class Book:
     title: str
     subtitle: tuple[Line, ...]
     sections: tuple[Section, ...]
-    notes: tuple[tuple[tuple[str, str], ...], ...]  # per note: (label, text) for each source, ruling, assumption
+    notes: tuple[NoteItems, ...]
     contents_title: str
     notes_title: str
     example: "Example | None" = None
@@ -109,7 +118,7 @@ class Example:
     players: int
     seed: int
     end: str
-    zones: dict  # zone name -> per seat list (of faces, or of piles as lists of faces), every zone of the position
+    zones: dict[str, Laid]  # zone name -> its faces or piles (a list of them per seat), every zone of the position
     shown: tuple[str, ...]  # the zones the score reads
     scores: tuple[int, ...]
 
@@ -167,7 +176,7 @@ def summary(model: m.Ruleset, lang: str = "en") -> Summary:
     score += [(Code(f"{d.name}({', '.join(d.params)}) = {unparse(d.body)}"),) for d in model.defines]
     parts = [(w["aim"], aim), (w["turn"], turn)]
     if window is not None:
-        parts.append((w["window"], [blk.line for blk in window.blocks]))
+        parts.append((w["window"], [blk.line for blk in window.blocks if isinstance(blk, Paragraph)]))  # all are
     parts += [(w["cards_section"], cards), (w["end"], end), (w["scoring"], score)]
     title = dict(model.names).get(b.lang, model.title)
     return Summary(title, tuple((head, tuple(plain(x) for x in lines)) for head, lines in parts))
@@ -180,7 +189,7 @@ class _Builder:
         if lang not in LANGUAGES:
             raise ValueError(f"no book language '{lang}'")
         self.model, self.lang, self.words = model, lang, WORDS[lang]
-        self.notes: dict[tuple, int] = {}
+        self.notes: dict[NoteItems, int] = {}
         names = lang if lang in model.languages else None
         self.compiled = compile_ruleset(model, model.counts[0], None, names)
         self.labels = {v.name: dict(v.labels).get(lang, v.name) for a in model.attributes for v in a.values}
@@ -196,12 +205,12 @@ class _Builder:
 
     # -------------------------------------------------------------- words
 
-    def say(self, key: str, **parts) -> Line:
+    def say(self, key: str, **parts: Inline | Line) -> Line:
         """The template `key` with its fields filled: each part a string (plain words), an
         Inline, or a Line. A count of 1 takes the template `key_1` where the language has one."""
         if parts.get("count") == ("1",) and key + "_1" in self.words:
             key += "_1"
-        out: list = []
+        out: list[Inline] = []
         for piece in _FIELD.split(self.words[key]):
             if not piece:
                 continue
@@ -223,10 +232,10 @@ class _Builder:
         number = self.notes.setdefault(items, len(self.notes) + 1)
         return (Note(number),)
 
-    def code(self, e) -> Code:
+    def code(self, e: object) -> Code:
         return Code(unparse(e))
 
-    def phrase(self, e, outer: str = "", last: bool = True) -> Line:
+    def phrase(self, e: object, outer: str = "", last: bool = True) -> Line:
         """A condition in words where its shape is one the book knows (and, or, comparisons,
         counts, a card's attribute, some/every player), each part it does not know in code.
         A quantifier is put in words only where nothing follows it, so its scope is plain."""
@@ -239,7 +248,7 @@ class _Builder:
                 return self.say(f"q_{kind}", var=Code(var), body=self.phrase(body, "q"))
         return (self.code(e),)
 
-    def term(self, e) -> Line:
+    def term(self, e: object) -> Line:
         """A value inside a condition: a count, a card's attribute, a number, an enum value, a
         param with its default; else code."""
         match e:
@@ -259,13 +268,13 @@ class _Builder:
                 return (Code(name), f" ({self.model.param(name).default})")
         return (self.code(e),)
 
-    def listing(self, names, style=Strong) -> Line:
-        out: list = []
+    def listing(self, names: Iterable[str], style: Callable[[str], Inline] = Strong) -> Line:
+        out: list[Inline] = []
         for i, name in enumerate(names):
             out += ([", "] if i else []) + [style(name)]
         return tuple(out)
 
-    def count(self, e) -> Line:
+    def count(self, e: object) -> Line:
         return (str(e.value),) if isinstance(e, m.Const) else (self.code(e),)
 
     # -------------------------------------------------------------- the book
@@ -284,11 +293,11 @@ class _Builder:
             subtitle.append(self.say("selection", selection=Code(model.file + model.selection)))
         if model.house:
             subtitle.append(self.say("house", name=Strong(model.house_name or model.house)))
-        ordered = sorted(self.notes, key=self.notes.get)
+        ordered = sorted(self.notes, key=self.notes.__getitem__)
         return Book(self.lang, title, tuple(subtitle), tuple(s for s in sections if s is not None), tuple(ordered),
                     self.words["contents"], self.words["notes"], self.example)
 
-    def section(self, anchor: str, title_key: str, blocks: list, level: int = 2) -> Section:
+    def section(self, anchor: str, title_key: str, blocks: list[Block], level: int = 2) -> Section:
         return Section(anchor, (self.words[title_key],), tuple(blocks), level)
 
     def reading(self) -> Section:
@@ -313,7 +322,7 @@ class _Builder:
             "teams_listed", teams=", ".join("+".join(map(str, team)) for team in teams.listed))
         return [Paragraph(line + self.note(teams.provenance))]
 
-    def until(self, e) -> Line:
+    def until(self, e: object) -> Line:
         """When the match ends; a fixed number of rounds (`round >= N`) in words."""
         match e:
             case m.Op(op=">=", left=m.Ref(name="round"), right=m.Const(value=int() as n)):
@@ -322,7 +331,7 @@ class _Builder:
 
     def components(self) -> Section:
         model, w = self.model, self.words
-        blocks: list = []
+        blocks: list[Block] = []
         attributes = Table((w["attributes"],), ((w["attribute"],), (w["values"],)), tuple(
             ((Code(a.name),) + self.note(a.provenance),
              self.listing([self.labels[v.name] for v in a.values], str) if a.is_enum else
@@ -330,7 +339,7 @@ class _Builder:
         blocks.append(attributes)
         faces = faces_by_kind(model)
         shown = dict(zip(model.deck, self.compiled.faces))
-        rows = []
+        rows: list[tuple[Line, ...]] = []
         for k in model.kinds:
             kind_faces = faces[k.name]
             rows.append(((Strong(self.kind_names[k.name]),) + self.note(k.provenance),
@@ -343,7 +352,7 @@ class _Builder:
             blocks.append(Paragraph(self.say("sets", n=str(model.sets)) + self.note(model.sets_provenance)))
         marks = [(k, mk) for k in model.kinds for mk in k.marks]
         if marks:
-            lines = []
+            lines: list[Line] = []
             for k, mk in marks:
                 where = self.say("mark_where", cond=self.phrase(mk.where)) if mk.where is not None else ()
                 key = "mark" if mk.count is not None else "mark_all"
@@ -364,7 +373,7 @@ class _Builder:
         w = self.words
         dealt = deals(self.model)
         shared = [z.name for z in self.model.zones if not z.per_seat]
-        rows = []
+        rows: list[tuple[Line, ...]] = []
         for d in dealt:
             if "problem" in d:
                 rows.append(((str(d["players"]),), self.say("problem", problem=d["problem"])) + ((),) * (2 + len(shared)))
@@ -379,9 +388,12 @@ class _Builder:
         steps = [self.setup_step(s) + self.note(s.provenance) for s in self.model.setup]
         return self.section("setup", "setup", [Items(tuple(steps), ordered=True)])
 
-    def setup_step(self, s) -> Line:
+    def setup_step(self, s: m.Shuffle | m.Deal | m.Transfer) -> Line:
         if isinstance(s, m.Shuffle):
             return self.say("shuffle", zone=Code(s.zone))
+        if isinstance(s, m.Let):
+            value = next(v for v in self.model.values if v.name == s.name)
+            return self.say("let", name=Code(s.name), expr=self.code(value.init))
         if isinstance(s, m.Deal):
             line = (self.say("deal_all", source=Code(s.source), dest=Code(s.dest)) if s.count is None else
                     self.say("deal", count=self.count(s.count), source=Code(s.source), dest=Code(s.dest)))
@@ -398,7 +410,10 @@ class _Builder:
         steps = tuple(self.turn_step(s) + self.note(s.provenance) for s in self.model.turn)
         return self.section("turn", "turn", [Paragraph(self.say("turn_intro")), Items(steps, ordered=True)])
 
-    def turn_step(self, s) -> Line:
+    def turn_step(self, s: m.PlayStep | m.Draw | m.EffectStep) -> Line:
+        if isinstance(s, m.EffectStep):
+            line = self.say("step_then") + self.effect(s.effect)
+            return line + (self.say("step_when", cond=self.phrase(s.when)) if s.when is not None else ())
         if isinstance(s, m.Draw):
             key = "draw" if self.model.zone(s.dest).per_seat else "draw_shared"
             line = self.say(key, count=self.count(s.count), source=Code(s.source), dest=Code(s.dest))
@@ -410,7 +425,7 @@ class _Builder:
             line += self.say("step_pass")
         return line + (self.say("step_when", cond=self.phrase(s.when)) if s.when is not None else ())
 
-    def play_links(self, names) -> Line:
+    def play_links(self, names: Iterable[str]) -> Line:
         return self.listing(names, lambda name: Link(name, f"play-{name}"))
 
     def window(self) -> Section | None:
@@ -423,10 +438,10 @@ class _Builder:
         return self.section("window", "window", [Paragraph(line)])
 
     def cards(self) -> Section:
-        subsections = []
+        subsections: list[Block] = []
         for k in self.model.kinds:
             info = self.infos[k.name]
-            blocks = [Paragraph(self.say("kind_line", count=(str(info.copies),), total=str(info.cards))
+            blocks: list[Block] = [Paragraph(self.say("kind_line", count=(str(info.copies),), total=str(info.cards))
                                 + self.note(k.provenance) + self.note(k.copies_provenance))]
             if len(info.faces) > 1:
                 blocks.append(Paragraph(self.say("kind_faces", faces=self.listing(info.faces, Code))))
@@ -434,7 +449,7 @@ class _Builder:
                 blocks.append(Paragraph(self.say("kind_attrs", attrs=tuple(
                     x for i, (a, v) in enumerate(info.attributes)
                     for x in ((", " if i else ""), Code(a), " = ", self.value_text(v)) if x))))
-            uses = []
+            uses: list[Line] = []
             for use in info.uses:
                 line = self.say("use_second" if use.second else "use", play=Link(use.play, f"play-{use.play}"),
                                 timing=self.when(use.timing))
@@ -456,10 +471,12 @@ class _Builder:
         return "/".join(self.labels.get(part, part) for part in v.split("/"))
 
     def plays(self) -> Section:
-        subsections = [Section(f"play-{p.name}", (Strong(p.name),), tuple(self.play(p)), 3) for p in self.model.plays]
+        subsections: list[Block] = [Section(f"play-{p.name}", (Strong(p.name),), tuple(self.play(p)), 3) for p in self.model.plays]
         return self.section("plays", "plays", subsections)
 
-    def play(self, p: m.Play) -> list:
+    def play(self, p: m.Play) -> list[Block]:
+        if p.value is not None:
+            return self.value_play(p)
         own = self.model.zone(p.card_zone).per_seat
         line = self.say("play_card_own" if own else "play_card", zone=Code(p.card_zone))
         if p.card_filter is not None:
@@ -476,8 +493,8 @@ class _Builder:
         kinds = self.played_with.get(p.name, [])
         header = (self.say("play_with", cards=self.listing(kinds, lambda k: Link(self.kind_names[k], f"card-{k}")),
                            timing=self.when(self.timing[p.name])) if kinds else self.say("play_with_none"))
-        blocks: list = [Paragraph(header), Paragraph(line + self.note(p.provenance))]
-        extra = []
+        blocks: list[Block] = [Paragraph(header), Paragraph(line + self.note(p.provenance))]
+        extra: list[Line] = []
         for key, placement in (("new_pile", p.new_pile), ("onto_pile", p.onto_pile)):
             if placement is not None:
                 extra.append((self.say(key) if placement.expr is None else
@@ -494,14 +511,39 @@ class _Builder:
             blocks.append(Items(tuple(self.effect(e) + self.note(e.provenance) for e in p.effects), ordered=True))
         return blocks
 
-    def effect(self, e) -> Line:
+    def value_play(self, p: m.Play) -> list[Block]:
+        """A play of no card: its choices, then its effects."""
+        v = p.value
+        assert v is not None and v.zone is not None  # `play` sends only plays of a value here
+        where = self.say("choose_where", cond=self.phrase(v.where)) if v.where is not None else ()
+        items: list[Line] = []
+        if p.choose:
+            c = p.choose
+            chosen = self.say("choose_where", cond=self.phrase(c.where)) if c.where is not None else ()
+            items.append(self.say(f"choose_seat_{'other' if c.seats == 'other' else 'any'}", name=Code(c.name),
+                                  zone=Code(""), where=chosen) + self.note(c.provenance))
+        items.append(self.say("play_value", attribute=Code(v.zone), name=Code(v.name), where=where)
+                     + self.note(v.provenance))
+        blocks: list[Block] = [Items(tuple(items))]
+        if p.effects:
+            blocks.append(Paragraph(self.say("then")))
+            blocks.append(Items(tuple(self.effect(e) + self.note(e.provenance) for e in p.effects), ordered=True))
+        return blocks
+
+    def effect(self, e: object) -> Line:
+        if isinstance(e, m.Guarded):
+            return self.say("guarded", cond=self.phrase(e.when)) + self.effect(e.effect)
+        if isinstance(e, m.SetValue):
+            return self.say("set_value", name=Code(e.name), expr=self.code(e.expr))
+        if isinstance(e, m.EndTurn):
+            return self.say("end_turn")
         if isinstance(e, m.Merge):
             where = self.say("merge_where", cond=self.phrase(e.where)) if e.where is not None else ()
             return self.say("merge", var=Code(e.var), coll=self.code(e.collection), where=where)
         if isinstance(e, m.MoveCards):
             where = (self.say("move_cards_where", var=Code(e.var or "card"), cond=self.phrase(e.where))
                      if e.where is not None else ())
-            parts = dict(source=self.code(e.source), dest=self.code(e.dest), where=where,
+            parts: dict[str, Inline | Line] = dict(source=self.code(e.source), dest=self.code(e.dest), where=where,
                          random=self.words["at_random"] if e.random else "")
             return (self.say("move_cards_all", **parts) if e.count is None else
                     self.say("move_cards", count=self.count(e.count), **parts))
@@ -523,7 +565,7 @@ class _Builder:
 
     def end(self) -> Section:
         model = self.model
-        blocks: list = [Items(tuple((Strong(r.name), ": ") + self.say("round_end", cond=self.phrase(r.cond))
+        blocks: list[Block] = [Items(tuple((Strong(r.name), ": ") + self.say("round_end", cond=self.phrase(r.cond))
                                     + self.note(r.provenance) for r in model.round_ends))] if model.round_ends else []
         if model.final is not None:
             f = model.final
@@ -541,7 +583,7 @@ class _Builder:
     def scoring(self) -> Section:
         model = self.model
         sc = model.score
-        blocks: list = [Paragraph(self.say("score", var=Code(sc.var), expr=self.code(sc.expr)) + self.note(sc.provenance))]
+        blocks: list[Block] = [Paragraph(self.say("score", var=Code(sc.var), expr=self.code(sc.expr)) + self.note(sc.provenance))]
         if model.defines:
             blocks.append(Paragraph(self.say("defines")))
             blocks.append(Items(tuple((Code(f"{d.name}({', '.join(d.params)}) = {unparse(d.body)}"),)
@@ -552,21 +594,21 @@ class _Builder:
     def worked_example(self) -> Section:
         w = self.words
         try:
-            self.example = example(self.compiled)
+            ex = example(self.compiled)
         except (EngineError, RuntimeError) as e:
             return Section("example", (w["example"],), (Paragraph(self.say("example_none", why=str(e))),), 3)
-        ex = self.example
+        self.example = ex
         shown = {z.name: z for z in self.model.zones}
-        rows = []
+        rows: list[tuple[Line, ...]] = []
         for seat in range(ex.players):
-            cells = []
+            cells: list[Line] = []
             for name in ex.shown:
-                content = ex.zones[name][seat]
+                content = ex.zones[name][seat]  # a zone per seat: this seat's piles, or its cards
                 if shown[name].piles:
-                    cells.append(tuple(x for i, pile in enumerate(content)
+                    cells.append(tuple(x for i, pile in enumerate(cast(list[Faces], content))
                                        for x in ((" " if i else ""), Code("[" + " ".join(pile) + "]"))))
                 else:
-                    cells.append(self.listing(content, Code))
+                    cells.append(self.listing(cast(Faces, content), Code))
             rows.append(((str(seat),), *cells, (Strong(str(ex.scores[seat])),)))
         table = Table((), ((w["seat"],), *((Code(z),) for z in ex.shown), (w["score_col"],)), tuple(rows))
         intro = self.say("example_text", players=str(ex.players), seed=str(ex.seed), end=Strong(ex.end))
@@ -576,12 +618,15 @@ class _Builder:
         model = self.model
         if not model.options:
             return None
-        label = lambda o: dict(o.labels).get(self.lang, o.name)  # noqa: E731 - a one-line helper
+
+        def label(o: m.Option) -> str:
+            return dict(o.labels).get(self.lang, o.name)
+
         selection = Code(model.file + model.selection) if model.selection else self.words["the_base"]
-        blocks: list = [Paragraph(self.say("options_intro", selection=selection))]
+        blocks: list[Block] = [Paragraph(self.say("options_intro", selection=selection))]
         for o in model.options:
             chosen = o.name == model.edition or o.name in model.variants
-            lines: list = []
+            lines: list[Line] = []
             if chosen:
                 lines.append(self.say("chosen"))
             if o.requires:
@@ -598,6 +643,8 @@ class _Builder:
         variant, this edition without it and with it; for an edition, the first edition and it."""
         model = self.model
         editions = [x.name for x in model.options if x.kind == "edition"]
+        left: Selection
+        right: Selection
         if o.kind == "edition":
             if not editions or o.name == editions[0]:
                 return ()
@@ -644,7 +691,7 @@ def _counts(counts: tuple[int, ...]) -> str:
 
 
 @lru_cache(maxsize=64)
-def _changes(file: str, left: tuple, right: tuple) -> tuple[tuple[str, str], ...] | None:
+def _changes(file: str, left: Selection, right: Selection) -> tuple[tuple[str, str], ...] | None:
     """(kind of change, fact) for each difference of two selections of a file; None when one
     of them is not legal. Cached: the books of many selections compare the same pairs."""
     from .diagnostics import RulesError
@@ -679,12 +726,13 @@ def example(compiled: Compiled, seed: int = EXAMPLE_SEED) -> Example:
     faces = compiled.faces
     face_of = compiled.face_of
     model = compiled.model
-    position = {}
+    position: dict[str, Laid] = {}
     for zone, content in zip(model.zones, zones):
-        def show(cards):
+        def show(cards: Iterable[int]) -> Faces:
             return [faces[face_of[c]] for c in cards]
         if zone.per_seat:
-            position[zone.name] = [[show(p) for p in seat] if zone.piles else show(seat) for seat in content]
+            position[zone.name] = ([[show(p) for p in seat] for seat in content] if zone.piles else
+                                   [show(seat) for seat in content])
         else:
             position[zone.name] = [show(p) for p in content] if zone.piles else show(content)
     read = zones_read(model.score.expr)
@@ -692,11 +740,11 @@ def example(compiled: Compiled, seed: int = EXAMPLE_SEED) -> Example:
     return Example(compiled.players, seed, result.reason, position, shown, result.scores)
 
 
-def zones_read(e) -> set[str]:
+def zones_read(e: object) -> set[str]:
     """The zones an expression reads, through the defines it calls."""
     found: set[str] = set()
 
-    def walk(x):
+    def walk(x: object) -> None:
         if isinstance(x, m.ZoneRef):
             found.add(x.zone)
         if isinstance(x, tuple):

@@ -36,7 +36,7 @@ sup a { text-decoration: none; color: #8a6d3b; font-size: .8em; }
 """
 
 
-def line(parts) -> str:
+def line(parts: b.Line) -> str:
     out = []
     for part in parts:
         if isinstance(part, b.Code):
@@ -78,7 +78,7 @@ def _section(s: b.Section) -> list[str]:
     return out + ["</section>"]
 
 
-def _block(block) -> list[str]:
+def _block(block: b.Block) -> list[str]:
     if isinstance(block, b.Section):
         return _section(block)
     if isinstance(block, b.Paragraph):

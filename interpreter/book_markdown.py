@@ -25,7 +25,7 @@ def code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def line(parts) -> str:
+def line(parts: b.Line) -> str:
     out = []
     for part in parts:
         if isinstance(part, b.Code):
@@ -61,7 +61,7 @@ def _section(s: b.Section) -> list[str]:
     return out
 
 
-def _block(block) -> list[str]:
+def _block(block: b.Block) -> list[str]:
     if isinstance(block, b.Section):
         return _section(block)
     if isinstance(block, b.Paragraph):

@@ -133,6 +133,8 @@ def _uses(compiled: Compiled, known: dict[str, object]):
     """The plays that may take a card with the `known` attribute values, as first card or as `with`."""
     timing = _timings(compiled.model)
     for play in compiled.model.plays:
+        if play.value is not None:  # a play of no card takes none
+            continue
         roles = [(False, "card", play.card_filter)] + ([(True, play.mate.name, play.mate.where)] if play.mate else [])
         for second, var, own in roles:
             settle = _Settler(compiled, {var: known})
@@ -201,6 +203,14 @@ class _Settler:
 
 def _items(play: m.Play) -> tuple[Item, ...]:
     """The play's items in the order the engine reads them, as a rules author writes them."""
+    if play.value is not None:  # a play of no card: its choices and effects
+        v, items = play.value, []
+        if play.choose:
+            c = play.choose
+            items.append(Item(f"choose seat {c.name} of {SEATS_TEXT[c.seats]}{_clause('where', c.where)}",
+                              cite(c.provenance)))
+        items.append(Item(f"choose value {v.name} of {v.zone}{_clause('where', v.where)}", cite(v.provenance)))
+        return tuple(items + [Item(f"then {_effect(e)}", cite(e.provenance)) for e in play.effects])
     items = [Item(f"card from {play.card_zone}{_clause('where', play.card_filter)}", cite(play.card_provenance))]
     if play.mate:
         items.append(Item(f"with {play.mate.name} from {play.mate.zone}{_clause('where', play.mate.where)}",
@@ -242,4 +252,10 @@ def _effect(e) -> str:
         return f"no answer from {unparse(e.seat)}"
     if isinstance(e, m.NextTurn):
         return f"next turn to {unparse(e.seat)}"
+    if isinstance(e, m.SetValue):
+        return f"set {e.name} to {unparse(e.expr)}"
+    if isinstance(e, m.EndTurn):
+        return "end turn"
+    if isinstance(e, m.Guarded):
+        return f"{_effect(e.effect)} when {unparse(e.when)}"
     raise TypeError(f"not an effect: {e!r}")

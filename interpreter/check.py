@@ -25,6 +25,7 @@ GLOBAL = {"seats": "list:seat", "players": "int", "passes": "int", "direction": 
 PLAY_CARD = {**GLOBAL, "self": "seat", "card": "card"}
 PLAY_TARGET = {**PLAY_CARD, "target": "zone", "owner": "seat"}
 TURN_STEP = {**GLOBAL, "self": "seat", "passed": "bool"}
+PLAY_VALUE = {**GLOBAL, "self": "seat"}  # a play of no card sees the seat playing and the names it chooses
 SETUP = {"players": "int"}  # setup counts are known before play: numbers, params and players
 SETUP_FILTER = {**SETUP, "seats": "list:seat", "card": "card"}  # a setup `where` reads the table as set so far
 MARKS = "@marks"  # in a scope: `card.MARK` may be read (never a name: no identifier has an @)
@@ -41,12 +42,16 @@ FUNCTIONS = {
     "distinct": "distinct(LIST)", "piles": "piles(ZONE of piles)", "tops": "tops(ZONE of piles)",
     "top": "top(PILE or ZONE of cards)", "bottom": "bottom(PILE or ZONE of cards)", "cards": "cards(ZONE or PILE)", "values": "values(ATTRIBUTE)",
     "seat": "seat(NUMBER): the seat of that number, counted round the table", "index": "index(SEAT): the seat's number",
+    "best": "best(x in LIST: NUMBER): the first element of a list of seats or cards with the largest number",
+    "played_by": "played_by(CARD): the seat that played it this round",
     "team": "team(SEAT): the seats of its team", "partner": "partner(SEAT): the next seat of its team",
     "team_total": "team_total(SEAT): the sum of its team's totals",
 }
 TEAM_FUNCTIONS = ("team", "partner", "team_total")  # need a `teams` clause
 MATCH_UNTIL = {**GLOBAL, "totals": "list:int", "round": "int"}
 MATCH_STARTER = {**GLOBAL, "round": "int"}
+LET_ROUND = {**GLOBAL, "round": "int"}  # a setup `let` reads the table as setup has laid it out, and the round
+VALUE_TYPES = ("int", "bool", "seat", "card")  # and enum:ATTR: what a named value may hold
 CONTEXTS = {"SETUP": SETUP, "DECK": {k: v for k, v in DECK.items() if k != MARKS}, "GLOBAL": GLOBAL,
             "PLAY_CARD": PLAY_CARD, "PLAY_TARGET": PLAY_TARGET,
             "TURN_STEP": TURN_STEP, "MATCH_UNTIL": MATCH_UNTIL, "MATCH_STARTER": MATCH_STARTER}
@@ -85,13 +90,14 @@ def near(word: str, choices) -> str:
 
 
 _ITEM_WORDS = {"card": "card from", "to": "to", "new_pile": "new pile", "onto_pile": "onto pile", "choose": "choose",
-               "with": "with"}
-_EFFECTS = ("merge", "reverse", "next_turn", "move_cards", "move_pile", "swap", "pass_zone", "no_answer")  # a play's `then` items, run in order
+               "with": "with", "choose_value": "choose value"}
+_EFFECTS = ("merge", "reverse", "next_turn", "move_cards", "move_pile", "swap", "pass_zone", "no_answer", "set_value",
+            "end_turn", "guarded")  # a play's `then` items, run in order
 
 
 def _in_expressions(space: str) -> bool:
     """Whether names of this space can stand alone in an expression."""
-    return space in ("param", "zone", "attribute") or space.startswith("value of")
+    return space in ("param", "zone", "attribute", "value") or space.startswith("value of")
 
 
 def _both_values(a: str, b: str) -> bool:
@@ -188,6 +194,7 @@ class _Names:
     enum_values: dict[str, list[str]] = field(default_factory=dict)  # value -> attributes
     zones: dict[str, m.Zone] = field(default_factory=dict)
     plays: dict[str, s.Clause] = field(default_factory=dict)
+    values: dict[str, m.Value] = field(default_factory=dict)  # the named values, per match first
     documents: dict[str, m.Document] = field(default_factory=dict)
     spans: dict[tuple[str, str], Span] = field(default_factory=dict)
     broken: set[str] = field(default_factory=set)  # attributes defined with an error already reported
@@ -214,6 +221,7 @@ class Checker:
         self.teams_clause = singles.get("teams")
         self._definitions()
         self._defines_sound()
+        self._values(singles.get("match"), singles.get("setup"))
         header = self._game(singles.get("game"))
         players = self._players(singles.get("players"))
         kinds, deck = self._cards()
@@ -246,7 +254,8 @@ class Checker:
             marks=tuple(self.names.marks), display=display,
             display_provenance=_provenance(singles["display"].provs, singles["display"].span)
             if "display" in singles else m.NO_PROVENANCE,
-            defines=tuple(self._declared[n] for n in self.defines if n in self._declared), teams=teams)
+            defines=tuple(self._declared[n] for n in self.defines if n in self._declared), teams=teams,
+            values=tuple(self.names.values.values()))
 
     # ---------------------------------------------------------------- first pass
 
@@ -352,6 +361,24 @@ class Checker:
                     if item.kind == "document" and self._define("document", item.parts[0]):
                         n.documents[item.parts[0].text] = m.Document(
                             item.parts[0].text, item.parts[1], _provenance(item.provs, item.span))
+
+    def _values(self, match: s.Clause | None, setup: s.Clause | None) -> None:
+        """The named values: the match's `let`s, set once when it starts, then setup's, set
+        every round where setup reaches them. Each is typed by its expression, which may read
+        the values declared before it."""
+        lets = [(item, True) for item in (match.items if match else ()) if item.kind == "let"]
+        lets += [(item, False) for item in (setup.items if setup else ()) if item.kind == "let"]
+        for item, per_match in lets:
+            ident, expr = item.parts
+            typed = self._expr(expr, GLOBAL if per_match else LET_ROUND)
+            if typed is not None and typed.type not in VALUE_TYPES and not typed.type.startswith("enum:"):
+                holds = _show(typed.type)
+                self.sink.error(f"a value holds a number, a truth value, a seat, a card or an enum value, not {holds}",
+                                expr.span, "e.g. let trump = top(stock).suit")
+                typed = None
+            if self._define("value", ident) and typed is not None:
+                self.names.values[ident.text] = m.Value(ident.text, typed.type, typed, per_match,
+                                                        _provenance(item.provs, item.span))
 
     def _range(self, low: s.Number, high: s.Number) -> bool:
         if low.value > high.value:
@@ -574,6 +601,9 @@ class Checker:
                     continue
                 zone = self._zone(item.parts[0], per_seat=False, piles=False)
                 steps.append(m.Shuffle(zone.name if zone else "", prov))
+            elif item.kind == "let":
+                if item.parts[0].text in self.names.values:
+                    steps.append(m.Let(item.parts[0].text, prov))
             elif item.kind in ("deal", "move"):
                 amount, source, dest, where = item.parts
                 count = None if amount is None else self._int(amount, SETUP)
@@ -581,10 +611,14 @@ class Checker:
                     self.sink.error("a setup count reads the table, which is not laid out yet", amount.span,
                                     "make it of numbers, params and players, e.g. if players == 2 then 7 else 5")
                     continue
-                scope = {**SETUP_FILTER, "self": "seat"} if item.kind == "deal" else SETUP_FILTER
+                # a move from a per-seat zone moves every seat's cards, each to its own zone if
+                # that is per seat too, with `self` the seat whose cards move
+                mine = item.kind == "move" and self.names.zones.get(source.text) is not None \
+                    and self.names.zones[source.text].per_seat
+                scope = {**SETUP_FILTER, "self": "seat"} if item.kind == "deal" or mine else SETUP_FILTER
                 keep = None if where is None else self._bool(where, scope)
-                src = self._zone(source, per_seat=False, piles=False)
-                dst = self._zone(dest, per_seat=item.kind == "deal", piles=False)
+                src = self._zone(source, per_seat=None if mine else False, piles=False)
+                dst = self._zone(dest, per_seat=True if item.kind == "deal" else None if mine else False, piles=False)
                 if (count is not None or amount is None) and (keep is not None or where is None) and src and dst:
                     make = m.Deal if item.kind == "deal" else m.Transfer
                     steps.append(make(count, src.name, dst.name, keep, prov))
@@ -616,13 +650,16 @@ class Checker:
 
     def _play(self, c: s.Clause) -> m.Play | None:
         name = c.parts[0].text
-        card = to = new_pile = onto = choose = mate = dest_seat = None
+        card = to = new_pile = onto = choose = mate = dest_seat = value = None
         effects = []
         target, pile_scope = PLAY_TARGET, {**PLAY_TARGET, "pile": "pile"}
+        chooser = PLAY_CARD
+        if any(item.kind == "choose_value" for item in c.items):  # a play of no card: no card, no target
+            chooser = target = pile_scope = PLAY_VALUE
         seen: dict[str, s.Clause] = {}
         # where the card goes decides what `target` is, and a chosen target is named for the
         # effects, wherever the `to` and `choose` items stand
-        for item in sorted(c.items, key=lambda i: {"to": 0, "choose": 1, "card": 2, "with": 3}.get(i.kind, 4)):
+        for item in sorted(c.items, key=lambda i: {"to": 0, "choose": 1, "card": 2, "with": 3, "choose_value": 3}.get(i.kind, 4)):
             prov = _provenance(item.provs, item.span)
             if item.kind in seen:
                 self.sink.error(f"a second '{_ITEM_WORDS[item.kind]}' in play '{name}'", item.span,
@@ -684,56 +721,28 @@ class Checker:
                     mate = m.Mate(ident.text, zone.name, keep, prov)
                     target, pile_scope = {**target, ident.text: "card"}, {**pile_scope, ident.text: "card"}
             elif item.kind == "choose":
-                choose = self._choose(name, item, to, PLAY_CARD)
+                choose = self._choose(name, item, to, chooser)
                 if choose is not None:
                     chosen = {choose.name: choose.kind}
                     target, pile_scope = {**target, **chosen}, {**pile_scope, **chosen}
-            elif item.kind == "move_cards":
-                effect = self._move_cards(item, pile_scope if to and to[0] and to[0].piles else target, prov)
+            elif item.kind == "choose_value":
+                value = self._choose_value(name, item, to, card, chooser)
+                if value is not None:
+                    target, pile_scope = {**target, value[0]: value[1]}, {**pile_scope, value[0]: value[1]}
+                    value = value[2]
+            elif item.kind in _EFFECTS:
+                scope = pile_scope if to and to[0] and to[0].piles else target
+                effect = self._effect(item, scope, target, prov)
                 if effect is not None:
                     effects.append(effect)
-            elif item.kind == "move_pile":
-                scope = pile_scope if to and to[0] and to[0].piles else target
-                pile, dest = self._expr(item.parts[0], scope), self._expr(item.parts[1], scope)
-                if pile is not None and pile.type != "pile":
-                    self.sink.error(f"'move pile' moves a pile, not {_show(pile.type)}", item.parts[0].span,
-                                    "name a pile: e.g. one chosen with `choose pile NAME of ZONE of any other seat`")
-                elif dest is not None and dest.type != "zone:piles":
-                    self.sink.error(f"a pile goes to a zone of piles, not {_show(dest.type)}", item.parts[1].span,
-                                    "e.g. move pile loot to row of self")
-                elif pile is not None and dest is not None:
-                    effects.append(m.MovePile(pile, dest, prov))
-            elif item.kind == "reverse":
-                effects.append(m.Reverse(prov))
-            elif item.kind in ("swap", "no_answer"):
-                scope = pile_scope if to and to[0] and to[0].piles else target
-                exprs = item.parts[1:] if item.kind == "swap" else item.parts
-                seats = [self._expr(e, scope) for e in exprs]
-                for e, typed in zip(exprs, seats):
-                    if typed is not None and typed.type != "seat":
-                        self.sink.error(f"this names {_show(typed.type)}, not a seat", e.span, "e.g. self, or a chosen seat")
-                if any(x is None or x.type != "seat" for x in seats):
-                    continue
-                if item.kind == "no_answer":
-                    effects.append(m.NoAnswer(seats[0], prov))
-                    continue
-                zones = [self._zone(z, per_seat=True) for z in item.parts[0]]
-                if None not in zones:
-                    effects.append(m.Swap(tuple(z.name for z in zones), seats[0], seats[1], prov))
-            elif item.kind == "pass_zone":
-                zone = self._zone(item.parts[0], per_seat=True)
-                if zone is not None:
-                    effects.append(m.PassZone(zone.name, prov))
-            elif item.kind == "next_turn":
-                who = self._expr(item.parts[0], target)
-                if who is not None and who.type != "seat":
-                    self.sink.error(f"'next turn to' takes a seat, not {_show(who.type)}", item.parts[0].span,
-                                    "e.g. next turn to self")
-                elif who is not None:
-                    effects.append(m.NextTurn(who, prov))
+        if value is not None or "choose_value" in seen:  # a play of no card: it chooses a value
+            if value is None:
+                return None
+            return m.Play(name, "", None, value.provenance, "", "", m.NO_PROVENANCE, None, None, choose, None,
+                          tuple(effects), _provenance(c.provs, c.span), None, value)
         if card is None:
             self.sink.error(f"play '{name}' does not say which card is played", c.span,
-                            "add: card from hand")
+                            "add: card from hand, or choose value NAME of ATTRIBUTE")
         if to is None:
             self.sink.error(f"play '{name}' does not say where the card goes", c.span, "add: to row of any seat")
         elif to[0] is not None:
@@ -747,6 +756,98 @@ class Checker:
             return None
         return m.Play(name, card[0], card[1], card[2], to[0].name, to[1], to[2], new_pile, onto, choose, mate,
                       tuple(effects), _provenance(c.provs, c.span), dest_seat)
+
+    def _effect(self, item: s.Clause, scope, seat_scope, prov, *, in_turn: bool = False):
+        """One `then` effect of a play (or, `in_turn`, a turn step), typed in `scope`
+        (`seat_scope` for `next turn to`); None when it does not check."""
+        if item.kind == "guarded":
+            inner, cond = item.parts
+            effect = self._effect(inner, scope, seat_scope, prov, in_turn=in_turn)
+            when = self._bool(cond, scope)
+            return None if effect is None or when is None else m.Guarded(effect, when, prov)
+        if item.kind == "merge" and in_turn:
+            self.sink.error("a merge gathers piles onto the pile a play's card went to: a turn step has none",
+                            item.span, "write the merge in the play")
+            return None
+        if item.kind == "move_cards":
+            return self._move_cards(item, scope, prov)
+        if item.kind == "move_pile":
+            pile, dest = self._expr(item.parts[0], scope), self._expr(item.parts[1], scope)
+            if pile is not None and pile.type != "pile":
+                self.sink.error(f"'move pile' moves a pile, not {_show(pile.type)}", item.parts[0].span,
+                                "name a pile: e.g. one chosen with `choose pile NAME of ZONE of any other seat`")
+            elif dest is not None and dest.type != "zone:piles":
+                self.sink.error(f"a pile goes to a zone of piles, not {_show(dest.type)}", item.parts[1].span,
+                                "e.g. move pile loot to row of self")
+            elif pile is not None and dest is not None:
+                return m.MovePile(pile, dest, prov)
+            return None
+        if item.kind == "reverse":
+            return m.Reverse(prov)
+        if item.kind == "end_turn":
+            return m.EndTurn(prov)
+        if item.kind == "set_value":
+            ident, expr = item.parts
+            value = self.names.values.get(ident.text)
+            if value is None:
+                self.sink.error(f"no value '{ident.text}'", ident.span, near(ident.text, self.names.values) or
+                                f"declare it in setup (each round) or match (once): let {ident.text} = ...")
+                return None
+            self.names.used.add(("value", ident.text))
+            typed = self._expr(expr, scope)
+            if typed is not None and typed.type != value.type:
+                self.sink.error(f"value '{value.name}' holds {_show(value.type)}, not {_show(typed.type)}", expr.span,
+                                f"set it to {_show(value.type)}")
+                return None
+            return None if typed is None else m.SetValue(value.name, typed, prov)
+        if item.kind in ("swap", "no_answer"):
+            exprs = item.parts[1:] if item.kind == "swap" else item.parts
+            seats = [self._expr(e, scope) for e in exprs]
+            for e, typed in zip(exprs, seats):
+                if typed is not None and typed.type != "seat":
+                    self.sink.error(f"this names {_show(typed.type)}, not a seat", e.span, "e.g. self, or a chosen seat")
+            if any(x is None or x.type != "seat" for x in seats):
+                return None
+            if item.kind == "no_answer":
+                return m.NoAnswer(seats[0], prov)
+            zones = [self._zone(z, per_seat=True) for z in item.parts[0]]
+            return None if None in zones else m.Swap(tuple(z.name for z in zones), seats[0], seats[1], prov)
+        if item.kind == "pass_zone":
+            zone = self._zone(item.parts[0], per_seat=True)
+            return None if zone is None else m.PassZone(zone.name, prov)
+        if item.kind == "next_turn":
+            who = self._expr(item.parts[0], seat_scope)
+            if who is not None and who.type != "seat":
+                self.sink.error(f"'next turn to' takes a seat, not {_show(who.type)}", item.parts[0].span,
+                                "e.g. next turn to self")
+                return None
+            return None if who is None else m.NextTurn(who, prov)
+        raise AssertionError(f"an effect the checker does not know: {item.kind}")
+
+    def _choose_value(self, play: str, item: s.Clause, to, card, scope):
+        """`choose value NAME of ATTRIBUTE [where C]`: (name, its type, the Choose), or None."""
+        kind, ident, attr, _, where = item.parts
+        if card is not None or (to is not None and to[0] is not None):
+            said = f"play '{play}' chooses a value and plays a card"
+            self.sink.error(f"{said}: a play chooses a value instead of playing a card", item.span,
+                            "take out `card from` and `to`, or the `choose value`")
+            return None
+        if ident.text in CONTEXT_NAMES or ident.text in self.names.zones or ident.text in self.names.params \
+                or ident.text in self.names.values:
+            self.sink.error(f"'{ident.text}' already names something here", ident.span, "choose another name")
+            return None
+        attribute = self.names.attributes.get(attr.text)
+        if attribute is None:
+            self.sink.error(f"no attribute '{attr.text}'", attr.span, near(attr.text, self.names.attributes) or
+                            "a value is chosen among an attribute's values, e.g. choose value r of rank")
+            return None
+        self.names.used.add(("attribute", attr.text))
+        typ = "enum:" + attribute.name if attribute.is_enum else "int"
+        keep = self._bool(where, {**scope, ident.text: typ}) if where is not None else None
+        if where is not None and keep is None:
+            return None
+        return ident.text, typ, m.Choose("value", ident.text, attribute.name, "", keep,
+                                         _provenance(item.provs, item.span))
 
     def _choose(self, play: str, item: s.Clause, to, scope) -> m.Choose | None:
         kind, ident, zone_ident, seats, where = item.parts
@@ -813,6 +914,12 @@ class Checker:
                 dst = self._zone(dest, per_seat=True, piles=False)
                 if count is not None and src and dst:
                     steps.append(m.Draw(count, src.name, dst.name, when, prov))
+            elif item.kind in _EFFECTS:  # `then EFFECT [when COND]`: an effect as a step of its own
+                inner, guard = item.parts if item.kind == "guarded" else (item, None)
+                when = self._bool(guard, TURN_STEP) if guard is not None else None
+                effect = self._effect(inner, TURN_STEP, TURN_STEP, prov, in_turn=True)
+                if effect is not None and (guard is None or when is not None):
+                    steps.append(m.EffectStep(effect, when, prov))
         if c and not any(isinstance(step, m.PlayStep) for step in steps):
             self.sink.error(f"the {what} has no play step: nothing would ever happen", c.span,
                             "add: play one of NAME or pass")
@@ -881,7 +988,7 @@ class Checker:
         seen: dict[str, s.Clause] = {}
         for item in c.items:
             prov = _provenance(item.provs, item.span)
-            if item.kind in seen:
+            if item.kind in seen and item.kind != "let":
                 self.sink.error(f"a second '{item.kind}' in the match", item.span,
                                 f"the first is at line {seen[item.kind].span.line}; keep one")
                 continue
@@ -890,6 +997,8 @@ class Checker:
                 until = (self._bool(item.parts[0], MATCH_UNTIL), prov)
             elif item.kind == "winner":
                 winner = (item.parts[0], prov)
+            elif item.kind == "let":
+                continue  # a value of the match, typed with the others (`_values`)
             elif item.kind == "starter":
                 typed = self._expr(item.parts[0], MATCH_STARTER)
                 if typed is not None and typed.type not in ("int", "seat"):
@@ -1065,7 +1174,7 @@ class Checker:
 
     def _unused(self) -> None:
         for (space, name), span in self.names.spans.items():
-            if space in ("param", "zone", "attribute", "play", "document", "define") and (
+            if space in ("param", "zone", "attribute", "play", "document", "define", "value") and (
                     space, name) not in self.names.used:
                 self.sink.warning(f"{space} '{name}' is never used", span, "use it or remove it")
 
@@ -1139,6 +1248,13 @@ class Checker:
         if name in self.names.params:
             self.names.used.add(("param", name))
             return m.ParamRef(name)
+        if name in self.names.values:
+            if "seats" not in scope:  # a count known before play, a deck rule, a mark
+                self.sink.error(f"'{name}' is a value of the play, read once the round is under way", e.span,
+                                "read values in conditions, effects and the score")
+                return None
+            self.names.used.add(("value", name))
+            return m.ValueRef(name, self.names.values[name].type)
         if name in self.names.zones:
             zone = self.names.zones[name]
             self.names.used.add(("zone", name))
@@ -1315,6 +1431,14 @@ class Checker:
         if x is None:
             return None
         t = x.type
+        if fn == "played_by":
+            if t != "card":
+                self.sink.error(f"played_by(...) takes a card, not {_show(t)}", arg.span, signatures[fn])
+                return None
+            return m.Call(fn, (x,), "seat")
+        if fn == "best":
+            self.sink.error("best(...) takes x in LIST: NUMBER", arg.span, signatures[fn])
+            return None
         if fn in TEAM_FUNCTIONS:
             return self._team_call(fn, x, arg, scope)
         if fn in ("seat", "index"):
@@ -1350,7 +1474,7 @@ class Checker:
         return m.Call(fn, (x,), {"team": "list:seat", "partner": "seat", "team_total": "int"}[fn])
 
     def _each(self, fn: str, arg: s.EachArg, scope, signature: str):
-        if fn not in ("count", "sum", "max", "min", "product") or (fn == "count") != arg.filter:
+        if fn not in ("count", "sum", "max", "min", "product", "best") or (fn == "count") != arg.filter:
             self.sink.error(f"{fn}(x in ...) is not a form this function takes", arg.span, signature)
             return None
         coll = self._expr(arg.collection, scope)
@@ -1361,8 +1485,12 @@ class Checker:
             self.sink.error(f"'{arg.var.text} in ...' ranges over a list, not {_show(coll.type)}",
                             arg.collection.span, "e.g. piles(row of s) or seats")
             return None
+        if fn == "best" and elem not in ("seat", "card"):
+            self.sink.error(f"best(...) picks a seat or a card, not {_show(elem)}", arg.collection.span,
+                            "e.g. best(c in cards(trick): c.rank)")
+            return None
         body = self._typed(arg.body, {**scope, arg.var.text: elem}, "bool" if arg.filter else "int")
-        return m.Each(fn, arg.var.text, coll, body, arg.filter, "int") if body else None
+        return m.Each(fn, arg.var.text, coll, body, arg.filter, elem if fn == "best" else "int") if body else None
 
     def _binary(self, e: s.Binary, scope):
         op = e.op

@@ -29,8 +29,9 @@ import weakref
 from dataclasses import dataclass, field
 
 from . import model as m
-from .compile import (CARD, CHOSEN, FIXED_SLOTS, FREE, MATE, OWNER, PASSED, PASSES, PILE, RNG, SELF, STATE, TARGET,
-                      TOTALS, ZONES, Compiled, CPlay, CStep, _remove_pile, partner_of, team_total)
+from .compile import (CARD, CHOICE, CHOSEN, END_OF_TURN, FIXED_SLOTS, FREE, MATE, OWNER, PASSED, PASSES, PILE, RNG,
+                      SELF, STATE, TARGET, TOTALS, ZONES, Compiled, CPlay, CStep, _remove_pile, partner_of,
+                      team_total)
 from .engine import PASS, EngineError
 from .progress import endless_round
 
@@ -101,6 +102,8 @@ class Generated:
     window_reads: tuple[Reads, ...] | None  # what each of the window's plays reads
     round_end_reads: tuple[Reads, ...]  # per end-round condition
     playout: object  # fn(game, choose, bound): the match played out, `choose` deciding (see `_Generator.playout`)
+    effect_steps: dict = field(default_factory=dict)  # id(CStep) of an effect step -> its function, where written
+    values: dict = field(default_factory=dict)  # a value of the match, by its place -> its `let`
 
 
 class _Generator:
@@ -174,6 +177,13 @@ class _Generator:
                 return _literal(int(self.c.params[name]))
             case m.Ref(name=name):
                 return self.ref(name, scope)
+            case m.ValueRef(name=name):
+                return self.value(name)
+            case m.Each(function="best", var=var, collection=coll, body=body):
+                return self.best(var, coll, body, scope)
+            case m.Call(function="played_by", args=(arg,)):
+                self.reads.counters = True  # who played a card is no zone's content
+                return f"env[{STATE}].played[{self.ex(arg, scope)}]"
             case m.ZoneRef(zone=zone, seat=seat):
                 zi = self.c.zone_index[zone]
                 if seat is None:
@@ -243,6 +253,72 @@ class _Generator:
                 b = self.ex(body, {**scope, var: v})
                 return f"{'any' if kind == 'some' else 'all'}({b} for {v} in {c})"
         raise CodegenError(f"cannot generate {type(e).__name__}")
+
+    def value(self, name: str) -> str:
+        """A named value: it lives in the state, and changes without a zone changing."""
+        self.reads.counters = True
+        return f"env[{STATE}].values[{[v.name for v in self.model.values].index(name)}]"
+
+    def best(self, var: str, coll, body, scope) -> str:
+        """`best(x in C: N)`: the first element with the largest N; of none, no card (seat 0)."""
+        v = self.fresh()
+        none = "NONE" if coll.type == "list:card" else "0"
+        return f"_best([({v}, {self.ex(body, {**scope, var: v})}) for {v} in {self.ex(coll, scope)}], {none})"
+
+    def value_actions(self, play: CPlay, share: bool) -> None:
+        """The actions of a play of no card: each value its condition keeps, for each seat it
+        may choose (or none), in the attribute's order, as `Game._values_open` lists them."""
+        w, P, model = self.w, f"P{play.index}", play.model
+        if share:
+            w.line("part = []")
+            w.line("add = part.append")
+        scope = {"self": "seat"}
+        t = "-1"
+        if play.choose is not None:
+            t = "t"
+            seats = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.choose[2]]
+            w.line(f"for t in {seats}:")
+            w.indent()
+            scope = {**scope, model.choose.name: "t"}
+            if model.choose.where is not None:
+                w.line(f"if not {self.ex(model.choose.where, scope)}:")
+                w.line("    continue")
+        x = self.fresh("x")
+        w.line(f"for {x} in V{play.index}:")
+        w.indent()
+        if model.value.where is not None:
+            w.line(f"if not {self.ex(model.value.where, {**scope, model.value.name: x})}:")
+            w.line("    continue")
+        w.line(f"add(({P}, {x}, {t}, -1))")
+        w.dedent()
+        if play.choose is not None:
+            w.dedent()
+
+    def effect_function(self, name: str, e, named: dict[str, str]) -> bool:
+        """A drop-in for an effect's closure, when the generator writes that effect (a guarded
+        one when it writes what it guards); False, and nothing written, when it does not."""
+        w = self.w
+        if isinstance(e, m.Merge):
+            self.merge(name, e)
+        elif isinstance(e, m.MoveCards):
+            self.move_cards(name, e, named)
+        elif isinstance(e, m.SetValue):
+            self.function(name, "env")
+            k = [v.name for v in self.model.values].index(e.name)
+            w.line(f"env[{STATE}].values[{k}] = {self.ex(e.expr, named)}")
+            self.end()
+        elif isinstance(e, m.EndTurn):
+            self.function(name, "env")
+            w.line(f"env[{STATE}].step = {_literal(END_OF_TURN)}")
+            self.end()
+        elif isinstance(e, m.Guarded) and self.effect_function(f"{name}_0", e.effect, named):
+            self.function(name, "env")
+            w.line(f"if {self.ex(e.when, named)}:")
+            w.line(f"    {name}_0(env)")
+            self.end()
+        else:
+            return False
+        return True
 
     def count_test(self, op: str, left, right, scope) -> str | None:
         """`count(x in C where B) > 0` (or `== 0`) as `any(...)`: it stops at the first match."""
@@ -411,6 +487,9 @@ class _Generator:
         return reads
 
     def play_actions(self, play: CPlay, distinct: dict[int, str], share: bool = False) -> None:
+        if play.value is not None:
+            self.value_actions(play, share)
+            return
         w, P, model = self.w, f"P{play.index}", play.model
         memo = dict(self.memo)
         scope = {"self": "seat"}
@@ -846,7 +925,8 @@ class _Generator:
 
         self.names, self.wrote, self.shared = names, wrote, shared
         self.keep_answers = not any(r.counters for r in window_reads or ())
-        simple = [p for p in c.plays if p.mate is None and p.choose is None]
+        simple = [p for p in c.plays if p.mate is None and p.choose is None and p.value is None
+                  and not _ends_turn(p)]  # a play of no card, or one that may end the turn, goes through the engine
         play_steps = [k for k, step in enumerate(steps) if step.kind == "play" and
                       any(p in simple for p in step.plays)]
         w.line("def playout(g, choose, bound):")
@@ -909,6 +989,7 @@ class _Generator:
         w.line("        break")
         w.line("else:")
         w.line("    g._take_face(hand, face, seat)")
+        w.line("st.played[card] = seat")
         wrote(p.card_zone, "seat", "(card,)", False)
         w.line(f"zone = zones[{p.dest_zone}]" + ("[target_seat]" if p.dest_seats else ""))
         w.line(f"env[{SELF}], env[{CARD}], env[{TARGET}], env[{OWNER}] = seat, card, zone, target_seat")
@@ -997,6 +1078,9 @@ class _Generator:
                        f"(active + st.direction) % {c.players}")
                 continue
             step, source = steps[j], self.model.turn[j]  # `zones` is the round's: a new round hands over
+            if step.kind == "effect":  # an effect step: the engine runs it, from step j on
+                self.handover(self.spent(spent))
+                return
             if step.kind == "play":
                 if source.when is not None:
                     w.line(f"env[{SELF}] = active")
@@ -1094,6 +1178,11 @@ class _Generator:
         w.dedent()
 
 
+def _ends_turn(play: CPlay) -> bool:
+    """Whether a play's effects may end the turn (`then end turn`, guarded or not)."""
+    return any(isinstance(e.effect if isinstance(e, m.Guarded) else e, m.EndTurn) for e in play.model.effects)
+
+
 def _conjuncts(where) -> list:
     """`a and b and c` as [a, b, c], in order."""
     out, todo = [], [where]
@@ -1150,11 +1239,15 @@ def _faces_read(play: CPlay, ns: dict) -> tuple[frozenset, frozenset] | None:
     return play.faces, mates or frozenset()
 
 
-def effect_writes(c: Compiled, play: CPlay) -> tuple[int, ...] | None:
-    """The zones (at any seat) that a play's effects may change, or None when they may change
-    any zone or draw on the random source (moves of cards and piles)."""
+def effect_writes(c: Compiled, play: CPlay | None, effects=None) -> tuple[int, ...] | None:
+    """The zones (at any seat) that a play's effects (or these `effects`, of a turn step) may
+    change, or None when they may change any zone or draw on the random source (moves of cards
+    and piles)."""
     zones: set[int] = set()
-    for e in play.model.effects:
+    for e in play.model.effects if effects is None else effects:
+        e = e.effect if isinstance(e, m.Guarded) else e
+        if isinstance(e, (m.SetValue, m.EndTurn)):  # a value, or the turn's step: no zone
+            continue
         if isinstance(e, m.Merge):
             named = _zones_named(c, e.collection, play)
             if named is None:
@@ -1211,6 +1304,15 @@ def _mod(a: int, b: int) -> int:
     return a % b if b else 0
 
 
+def _best(pairs: list, none: int) -> int:
+    """The first element with the largest number, as (element, number) pairs; `none` of none."""
+    found, top = none, None
+    for x, v in pairs:
+        if top is None or v > top:
+            found, top = x, v
+    return found
+
+
 @dataclass(frozen=True)
 class _Module:
     """A generated module before it meets a compiled ruleset: its source, its code, and which
@@ -1225,19 +1327,24 @@ class _Module:
     setup: tuple[tuple[int, str], ...]  # (setup step, its `where`)
     window_reads: tuple[Reads, ...] | None
     round_end_reads: tuple[Reads, ...]
+    steps: tuple[tuple[int, str], ...] = ()  # (step place, function): the turn's effect steps
+    values: tuple[tuple[int, str], ...] = ()  # (value, function): the `let`s of the match
 
 
 def write(c: Compiled) -> _Module:
     """Write and compile the module for a compiled ruleset (its model, players and params)."""
     g = _Generator(c)
     model = c.model
-    generate_fns, when_fns, count_fns = [], [], []
+    generate_fns, when_fns, count_fns, step_fns = [], [], [], []
     window_reads = None
     sources = list(model.turn) + (list(model.final.steps) if model.final else [])
     for k, (step, source) in enumerate(zip(_steps(c), sources)):
         if step.kind == "play":
             g.generator(f"gen{k}", step)
             generate_fns.append((k, f"gen{k}"))
+        elif step.kind == "effect":
+            if g.effect_function(f"step{k}", source.effect, {}):
+                step_fns.append((k, f"step{k}"))
         else:
             g.expression_function(f"count{k}", source.count)
             count_fns.append((k, f"count{k}"))
@@ -1255,26 +1362,31 @@ def write(c: Compiled) -> _Module:
     g.copier()
     setup_fns = []
     for k, op in enumerate(model.setup):
-        if not isinstance(op, m.Shuffle) and op.where is not None:
+        if isinstance(op, m.Let):  # the value's `let`, as setup runs it
+            g.expression_function(f"setup{k}", next(v.init for v in model.values if v.name == op.name))
+            setup_fns.append((k, f"setup{k}"))
+        elif not isinstance(op, m.Shuffle) and op.where is not None:
             g.expression_function(f"setup{k}", op.where)
             setup_fns.append((k, f"setup{k}"))
     effect_fns = []
     for play in c.plays:
         for k, e in enumerate(play.model.effects):
-            if isinstance(e, (m.Merge, m.MoveCards)):
-                named = {**({play.model.choose.name: f"env[{CHOSEN}]"} if play.model.choose else {}),
-                         **({play.model.mate.name: f"env[{MATE}]"} if play.model.mate else {})}
-                if isinstance(e, m.Merge):
-                    g.merge(f"effect{play.index}_{k}", e)
-                else:
-                    g.move_cards(f"effect{play.index}_{k}", e, named)
+            named = {**({play.model.choose.name: f"env[{CHOSEN}]"} if play.model.choose else {}),
+                     **({play.model.mate.name: f"env[{MATE}]"} if play.model.mate else {}),
+                     **({play.model.value.name: f"env[{CHOICE}]"} if play.model.value else {})}
+            if g.effect_function(f"effect{play.index}_{k}", e, named):
                 effect_fns.append((play.index, k, f"effect{play.index}_{k}"))
     g.expression_function("until", model.match.until)
     g.expression_function("starter", model.match.starter)
+    value_fns = []
+    for k, value in enumerate(model.values):  # a value of the match: its `let`, run once per match
+        if value.per_match:
+            g.expression_function(f"value{k}", value.init)
+            value_fns.append((k, f"value{k}"))
     source = _HEADER + "\n".join(g.top + [""] + g.w.lines)
     return _Module(source, compile(source, "<cardrules generated>", "exec"), tuple(generate_fns),
                    tuple(when_fns), tuple(count_fns), tuple(effect_fns), tuple(setup_fns), window_reads,
-                   tuple(round_end_reads))
+                   tuple(round_end_reads), tuple(step_fns), tuple(value_fns))
 
 
 _HEADER = "# Generated by cardrules.interpreter.codegen: its own identifiers and repr'd constants only.\n"
@@ -1294,13 +1406,14 @@ def _namespace(c: Compiled) -> dict:
         first.setdefault(face, card)
     ns = {"_remove_pile": _remove_pile, "PASS": PASS, "EngineError": EngineError, "endless_round": endless_round,
           "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "NO_CARD": NO_CARD, "NO_MATE": NO_MATE, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none, "FACE_OF": c.face_of,
-          "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none,
+          "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none, "_best": _best,
           "SEATS": tuple(range(c.players)),
           "OTHERS": tuple(tuple(s for s in range(c.players) if s != seat) for seat in range(c.players))}
     ns.update(_team_namespace(c))
     ns.update({f"A{i}": table for i, table in enumerate(c.attributes.values())})
     ns.update({f"P{p.index}": p for p in c.plays})
     ns.update({f"F{p.index}": p.faces for p in c.plays})
+    ns.update({f"V{p.index}": p.value[0] for p in c.plays if p.value is not None})
     ns.update({f"R{k}": name for k, (name, _) in enumerate(c.round_ends)})
     return ns
 
@@ -1351,7 +1464,8 @@ def generated(c: Compiled) -> Generated:
         setup_where=tuple(ns[dict(module.setup)[k]] if k in dict(module.setup) else None
                           for k in range(len(c.setup))),
         effects=effects,
-        window_reads=module.window_reads, round_end_reads=module.round_end_reads)
+        window_reads=module.window_reads, round_end_reads=module.round_end_reads,
+        effect_steps={id(at[k]): ns[fn] for k, fn in module.steps}, values={k: ns[fn] for k, fn in module.values})
     cid = id(c)
     _LOADED[cid] = (weakref.ref(c, lambda _: _LOADED.pop(cid, None)), result)
     return result

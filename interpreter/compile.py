@@ -17,8 +17,9 @@ from .errors import EXIT_USAGE, CardrulesError
 Fn = Callable[[list], object]
 
 # env slots: the state's zones, then the context names; bound variables follow.
-ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES, STATE, CHOSEN, RNG, MATE = range(14)
-FREE = MATE + 1  # the first slot for a bound variable
+ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES, STATE, CHOSEN, RNG, MATE, CHOICE = range(15)
+FREE = CHOICE + 1  # the first slot for a bound variable
+END_OF_TURN = 1 << 20  # `then end turn` moves the turn's step here: past the last step of any turn
 FIXED_SLOTS = {"self": SELF, "card": CARD, "target": TARGET, "pile": PILE, "owner": OWNER,
                "round": ROUND, "totals": TOTALS, "passed": PASSED, "passes": PASSES}
 _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -54,6 +55,7 @@ class CPlay:
     model: m.Play
     dest_seat: Fn | None = None  # for dest_seats "seat": the one seat the card goes to
     faces: frozenset[int] | None = None  # the faces the filter's card-only part keeps; None: all
+    value: tuple | None = None  # a play of no card: (the attribute's values, where or None); card_zone is -1
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class CStep:
     count: Fn | None = None
     source: int = 0
     dest: int = 0
+    effect: Fn | None = None  # an "effect" step: it runs by itself
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,7 @@ class Compiled:
     score_slot: int
     until: Fn
     starter: Fn
+    values: tuple[tuple[str, bool, Fn], ...] = ()  # per named value: (name, per match, its `let`)
     team_of: tuple[tuple[int, ...], ...] = ()  # each seat's team, its seats in order (the seat alone without teams)
 
     @property
@@ -129,6 +133,7 @@ def expressions(compiled: Compiled) -> "_Compiler":
 class _Compiler:
     def __init__(self, model: m.Ruleset, players: int, params: dict[str, int], lang: str | None = None):
         self.model, self.players, self.params = model, players, params
+        self.value_index = {v.name: k for k, v in enumerate(model.values)}
         self.zone_index = {z.name: i for i, z in enumerate(model.zones)}
         self.faces = tuple(dict(card.names).get(lang, card.face) for card in model.deck)
         self.face_of = self._deck_in_play()
@@ -182,7 +187,9 @@ class _Compiler:
         if deal_size * self.players > len(self.face_of):
             raise ConfigError(f"the deck of {len(self.face_of)} cards cannot deal {deal_size} to each of "
                               f"{self.players} players", location=deal_location(model))
+        values = tuple((v.name, v.per_match, self.expr(v.init, {})) for v in model.values)
         setup = tuple(("shuffle", self.zone_index[s.zone]) if isinstance(s, m.Shuffle)
+                      else ("let", self.value_index[s.name], values[self.value_index[s.name]][2]) if isinstance(s, m.Let)
                       else ("deal" if isinstance(s, m.Deal) else "move",
                             None if s.count is None else self._constant(s.count),
                             self.zone_index[s.source], self.zone_index[s.dest],
@@ -207,12 +214,15 @@ class _Compiler:
             turn=turn, window=window, final=final,
             round_ends=tuple((r.name, self.expr(r.cond, {})) for r in model.round_ends),
             score=self.expr(model.score.expr, {model.score.var: score_slot}), score_slot=score_slot,
-            until=self.expr(model.match.until, {}), starter=self.expr(model.match.starter, {}), team_of=self.team_of)
+            until=self.expr(model.match.until, {}), starter=self.expr(model.match.starter, {}), values=values,
+            team_of=self.team_of)
 
     def _steps(self, steps, by_name: dict) -> tuple[CStep, ...]:
         return tuple(CStep("play", self._guard(step.when), plays=tuple(by_name[n] for n in step.plays),
                            or_pass=step.or_pass, optional=step.optional, repeat=step.repeat)
                      if isinstance(step, m.PlayStep) else
+                     CStep("effect", self._guard(step.when), effect=self._effect(step.effect, {}))
+                     if isinstance(step, m.EffectStep) else
                      CStep("draw", self._guard(step.when), count=self.expr(step.count, {}),
                            source=self.zone_index[step.source], dest=self.zone_index[step.dest])
                      for step in steps)
@@ -224,11 +234,17 @@ class _Compiler:
         return int(self.expr(e, {})([None] * ENV_SIZE))
 
     def _play(self, index: int, p: m.Play) -> CPlay:
-        named = {**({p.choose.name: CHOSEN} if p.choose else {}), **({p.mate.name: MATE} if p.mate else {})}
+        named = {**({p.choose.name: CHOSEN} if p.choose else {}), **({p.mate.name: MATE} if p.mate else {}),
+                 **({p.value.name: CHOICE} if p.value else {})}
         effects = tuple(self._effect(e, named) for e in p.effects)
         choose = p.choose and (p.choose.kind, self.zone_index[p.choose.zone] if p.choose.zone else -1, p.choose.seats,
                                None if p.choose.where is None else self.expr(p.choose.where, named))
         mate = p.mate and (self.zone_index[p.mate.zone], None if p.mate.where is None else self.expr(p.mate.where, named))
+        if p.value is not None:  # a play of no card: the value is chosen among the attribute's
+            attribute = next(a for a in self.model.attributes if a.name == p.value.zone)
+            values = tuple(v.name for v in attribute.values) or tuple(range(attribute.low, attribute.high + 1))
+            value = (values, None if p.value.where is None else self.expr(p.value.where, named))
+            return CPlay(index, p.name, -1, None, -1, "", None, None, choose, None, effects, p, value=value)
         faces, rest = self._face_filter(p.card_filter)
         return CPlay(
             index, p.name, self.zone_index[p.card_zone], rest,
@@ -272,6 +288,23 @@ class _Compiler:
         return self.expr(c.expr, named)
 
     def _effect(self, e, chosen: dict[str, int]) -> Fn:
+        if isinstance(e, m.Guarded):
+            effect, when = self._effect(e.effect, chosen), self.expr(e.when, chosen)
+
+            def guarded(env):
+                if when(env):
+                    effect(env)
+            return guarded
+        if isinstance(e, m.SetValue):
+            k, value = self.value_index[e.name], self.expr(e.expr, chosen)
+
+            def set_value(env):
+                env[STATE].values[k] = value(env)
+            return set_value
+        if isinstance(e, m.EndTurn):
+            def end_turn(env):
+                env[STATE].step = END_OF_TURN
+            return end_turn
         if isinstance(e, m.Merge):
             return self._merge(e)
         if isinstance(e, m.MoveCards):
@@ -386,6 +419,9 @@ class _Compiler:
                 return lambda env: value
             case m.Ref(name=name):
                 return self._ref(name, slots)
+            case m.ValueRef(name=name):
+                k = self.value_index[name]
+                return lambda env: env[STATE].values[k]
             case m.ZoneRef(zone=zone, seat=seat):
                 zi = self.zone_index[zone]
                 if seat is None:
@@ -555,6 +591,8 @@ class _Compiler:
             return lambda env: f(env) % n
         if fn == "index":
             return f
+        if fn == "played_by":
+            return lambda env: env[STATE].played[f(env)]
         if fn == "cards":
             if t == "zone:piles":
                 return lambda env: [c for p in f(env) for c in p]
@@ -597,6 +635,18 @@ class _Compiler:
             return lambda env: max(values(env), default=0)
         if e.function == "product":
             return lambda env: math.prod(values(env))
+        if e.function == "best":  # the first element with the largest number; of none, no card (or seat 0)
+            none = self.no_card if e.type == "card" else 0
+
+            def best(env):
+                found, top = none, None
+                for x in coll(env):
+                    env[slot] = x
+                    v = body(env)
+                    if top is None or v > top:
+                        found, top = x, v
+                return found
+            return best
         return lambda env: min(values(env), default=0)
 
     @staticmethod

@@ -17,16 +17,20 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from . import model as m
-from .cards import _items
+from .cards import _effect, _items
 from .compile import ConfigError, compile_ruleset
 from .unparse import unparse
 
 SECTIONS = ("players and setup", "components and deck", "timing and windows", "cards and their plays",
             "scoring", "end and final round", "match", "options")
 BEHAVIOUR_PAIRING = 0.5  # the least similarity of two kinds' behaviour to call them one role renamed
+
+Feature: TypeAlias = tuple[object, ...]  # one thing a play does, with no names in it: ("to", per_seat, ...)
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,7 @@ def diff(left: m.Ruleset, right: m.Ruleset) -> Diff:
     return Diff(left, right, tuple(cards), tuple(plays), tuple(differences))
 
 
-def _order(name: str):
+def _order(name: str) -> list[int | str]:
     """Facts in a natural order: `deck with 10 players` after `deck with 9 players`."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
@@ -113,6 +117,8 @@ def _plays_of_kinds(model: m.Ruleset) -> dict[str, list[m.Play]]:
     compiled = compile_ruleset(model, model.counts[-1])
     out: dict[str, list[m.Play]] = {k.name: [] for k in model.kinds}
     for play in compiled.plays:
+        if play.value is not None:  # a play of no card plays no kind
+            continue
         faces = play.faces if play.faces is not None else set(compiled.face_of)
         for kind in {model.deck[f].kind for f in faces}:
             out[kind].append(play.model)
@@ -133,11 +139,16 @@ def _timing(model: m.Ruleset) -> dict[str, str]:
     return {name: "+".join(sorted(t)) for name, t in out.items()}
 
 
-def _signature(model: m.Ruleset, play: m.Play, timing: dict[str, str]) -> frozenset:
+def _signature(model: m.Ruleset, play: m.Play, timing: dict[str, str]) -> frozenset[Feature]:
     """What a play does, with no names in it: its timing, where its card goes and how, what it
     targets and which effects follow."""
-    zone = model.zone(play.dest_zone)
-    parts = {("timing", timing[play.name]), ("to", zone.per_seat, zone.visibility, zone.piles, play.dest_seats),
+    parts: set[Feature]
+    if play.value is not None:  # a play of no card: what it names instead
+        parts = {("timing", timing[play.name]), ("value", play.value.zone)}
+    else:
+        zone = model.zone(play.dest_zone)
+        parts = {("to", zone.per_seat, zone.visibility, zone.piles, play.dest_seats)}
+    parts |= {("timing", timing[play.name]),
              ("new pile", play.new_pile is not None), ("onto pile", play.onto_pile is not None),
              ("with", play.mate is not None)}
     if play.choose:
@@ -147,12 +158,12 @@ def _signature(model: m.Ruleset, play: m.Play, timing: dict[str, str]) -> frozen
     return frozenset(parts)
 
 
-def _zone_name(e) -> str | None:
+def _zone_name(e: object) -> str | None:
     """The zone an effect moves cards into, when it names one."""
     return e.zone if isinstance(e, m.ZoneRef) else None
 
 
-def _similarity(a: set, b: set) -> float:
+def _similarity(a: Set[Feature], b: Set[Feature]) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
@@ -170,7 +181,8 @@ def _pair_cards(left: m.Ruleset, right: m.Ruleset) -> list[Pair]:
                       + difflib.SequenceMatcher(None, _rules_text(own_l[a], a).split(),
                                                 _rules_text(own_r[b], b).split()).ratio() / 2,
                       a, b) for a in lonely_l for b in lonely_r), reverse=True)
-    taken_l, taken_r = set(), set()
+    taken_l: set[str] = set()
+    taken_r: set[str] = set()
     for score, a, b in scored:
         if score >= BEHAVIOUR_PAIRING and a not in taken_l and b not in taken_r:
             pairs.append(Pair(a, b, "behaviour"))
@@ -184,7 +196,7 @@ def _own(plays: dict[str, list[m.Play]], name: str) -> list[m.Play]:
     return [p for p in plays[name] if sum(p in ps for ps in plays.values()) <= len(plays) // 2]
 
 
-def _behaviour(model: m.Ruleset, plays: list[m.Play], timing: dict[str, str]) -> set:
+def _behaviour(model: m.Ruleset, plays: list[m.Play], timing: dict[str, str]) -> set[Feature]:
     return {part for p in plays for part in _signature(model, p, timing)}
 
 
@@ -221,7 +233,8 @@ def _facts(model: m.Ruleset, renames: dict[str, str]) -> dict[tuple[str, str], S
     rename = _renamer(renames)
     out: dict[tuple[str, str], Side] = {}
 
-    def add(section: str, name: str, lines, provenance: m.Provenance = m.NO_PROVENANCE, cites=()) -> None:
+    def add(section: str, name: str, lines: Iterable[str], provenance: m.Provenance = m.NO_PROVENANCE,
+            cites: Iterable[str] = ()) -> None:
         out[(section, rename(name))] = Side(tuple(rename(line) for line in lines), provenance, tuple(cites))
 
     add("players and setup", "players", [counts_text(model.counts)], model.players_provenance)
@@ -234,6 +247,9 @@ def _facts(model: m.Ruleset, renames: dict[str, str]) -> dict[tuple[str, str], S
             [f"{'per seat' if z.per_seat else 'shared'}, {z.visibility}, {'piles' if z.piles else 'cards'}"],
             z.provenance)
     add("players and setup", "setup", [_setup_step(s) for s in model.setup], _merged(s.provenance for s in model.setup))
+    for v in model.values:
+        add("players and setup", f"value {v.name}",
+            [f"let {v.name} = {unparse(v.init)}, {'for the match' if v.per_match else 'each round'}"], v.provenance)
     for a in model.attributes:
         add("components and deck", f"attribute {a.name}",
             [", ".join(v.name for v in a.values) if a.is_enum else f"{a.low}..{a.high}"], a.provenance)
@@ -254,16 +270,16 @@ def _facts(model: m.Ruleset, renames: dict[str, str]) -> dict[tuple[str, str], S
         add("timing and windows", "window", [f"play any of {', '.join(model.window.plays)}",
                                              *([f"when {unparse(model.window.when)}"] if model.window.when else [])],
             model.window.provenance)
-    for p in model.plays:
-        items = _items(p)
-        add("cards and their plays", f"play {p.name}", [f"timing: {timing[p.name] or 'never offered'}",
-                                                        *(i.text for i in items)], p.provenance,
+    for play in model.plays:
+        items = _items(play)
+        add("cards and their plays", f"play {play.name}", [f"timing: {timing[play.name] or 'never offered'}",
+                                                           *(i.text for i in items)], play.provenance,
             ["", *(i.provenance for i in items)])
     add("scoring", "score", [f"score {model.score.var} = {unparse(model.score.expr)}"], model.score.provenance)
     for d in model.defines:
         add("scoring", f"define {d.name}", [f"{d.name}({', '.join(d.params)}) = {unparse(d.body)}"], d.provenance)
-    for r in model.round_ends:
-        add("end and final round", f"end round {r.name}", [f"when {unparse(r.cond)}"], r.provenance)
+    for end in model.round_ends:
+        add("end and final round", f"end round {end.name}", [f"when {unparse(end.cond)}"], end.provenance)
     if model.final:
         add("end and final round", f"final round {model.final.name}",
             [*(["in seat order"] if model.final.seat_order else []), f"when {unparse(model.final.when)}",
@@ -282,7 +298,7 @@ def _facts(model: m.Ruleset, renames: dict[str, str]) -> dict[tuple[str, str], S
     return out
 
 
-def _renamer(renames: dict[str, str]):
+def _renamer(renames: dict[str, str]) -> Callable[[str], str]:
     if not renames:
         return lambda text: text
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(renames, key=len, reverse=True))) + r")\b")
@@ -297,25 +313,29 @@ def counts_text(counts: tuple[int, ...]) -> str:
         ", ".join(map(str, counts))
 
 
-def _merged(provenances) -> m.Provenance:
-    provenances = list(provenances)
+def _merged(given: Iterable[m.Provenance]) -> m.Provenance:
+    provenances = list(given)
     return m.Provenance(tuple(x for p in provenances for x in p.sources), tuple(x for p in provenances for x in p.rulings),
                         tuple(x for p in provenances for x in p.assumptions),
                         provenances[0].line if provenances else 0, provenances[0].column if provenances else 0)
 
 
-def _setup_step(step) -> str:
+def _setup_step(step: m.Shuffle | m.Deal | m.Transfer) -> str:
     if isinstance(step, m.Shuffle):
         return f"shuffle deck into {step.zone}"
+    if isinstance(step, m.Let):
+        return f"let {step.name}"
     verb = "deal" if isinstance(step, m.Deal) else "move"
     count = "all" if step.count is None else unparse(step.count)
     return f"{verb} {count} from {step.source} to {step.dest}" + (f" where {unparse(step.where)}" if step.where else "")
 
 
-def _step(step) -> str:
+def _step(step: m.PlayStep | m.Draw) -> str:
     when = f" when {unparse(step.when)}" if step.when is not None else ""
     if isinstance(step, m.Draw):
         return f"draw {unparse(step.count)} from {step.source} to {step.dest}{when}"
+    if isinstance(step, m.EffectStep):
+        return f"then {_effect(step.effect)}{when}"
     if step.repeat:
         return f"may play any of {', '.join(step.plays)}{when}"
     if step.optional:
@@ -323,7 +343,7 @@ def _step(step) -> str:
     return f"play one of {', '.join(step.plays)}{' or pass' if step.or_pass else ''}{when}"
 
 
-def _deck(model: m.Ruleset, players: int, rename) -> list[str]:
+def _deck(model: m.Ruleset, players: int, rename: Callable[[str], str]) -> list[str]:
     """The cards in play for this many players, by kind, with params at their defaults."""
     try:
         compiled = compile_ruleset(model, players)

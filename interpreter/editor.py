@@ -16,8 +16,10 @@ held back rather than reported wrong.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cached_property
+from typing import TypeAlias
 
 from . import model as m
 from . import options
@@ -28,6 +30,7 @@ from .load import Loaded, check_selection
 from .parse import CLAUSE_KEYWORDS, MAX_TOKENS, parse
 
 MAX_RECOVERIES = 20  # parse errors reported in one file; each costs a parse
+_Said: TypeAlias = tuple[str, str, Span | None, str]  # a diagnostic without its file: severity, message, span, hint
 _TOO_LONG = f"the file holds more than {MAX_TOKENS:,}"  # the token limit: cutting a clause out would not help
 CLAUSE_WORDS = tuple(dict.fromkeys(words.split()[0] for words in CLAUSE_KEYWORDS.split(", ")))  # `end round`: end
 _CLAUSE_START = re.compile(r"^(?:" + "|".join(CLAUSE_WORDS) + r")\b(?!\s*[.(])", re.MULTILINE)
@@ -110,13 +113,14 @@ class Analysis:
         held = set(re.findall(r"[A-Za-z_]\w*", " ".join(cut)))
         lost = _declared_in(cut)
         touched = [c.span for c in self.clauses if any(o.name in lost for o in _occurrences(c))]
-        seen: dict[tuple, list[str]] = {}
-        found: dict[tuple, Diagnostic] = {}
+        seen: dict[_Said, list[str]] = {}
+        found: dict[_Said, Diagnostic] = {}
         checked: list[tuple[str, Loaded]] = []
         d = options.declared(self.clauses, Sink(self.file, self.text))
         chosen = options.selections(d) if d.has_options else [(None, ())]
         for edition, variants in chosen:
             selection = m.selection_text(edition, variants)
+            diagnostics: Sequence[Diagnostic]
             try:
                 loaded = check_selection(self.clauses, self.text, self.file, edition, variants)
                 checked.append((selection, loaded))
@@ -198,13 +202,13 @@ class Analysis:
         head = f"**{sym.kind}** `{sym.name}`"
         if sym.kind == "card":
             return head + "\n\n" + (self._card(sym.name) or self._code(c))
-        if sym.kind == "zone":
+        if sym.kind == "zone" and c is not None:
             _, scope, visibility, layout = c.parts
             seen = {"hidden": "hidden from every seat", "owner": "seen by its owner only", "public": "seen by all"}
             text = (f"{'one per seat' if scope == 'per_seat' else 'shared'}, {seen[visibility]}, "
                     f"holds {'piles' if layout == 'piles' else 'cards'}")
             return f"{head}: {text}{self._provenance(c)}"
-        if sym.kind == "param":
+        if sym.kind == "param" and c is not None:
             _, default, low, high = c.parts
             return f"{head}: default {default.value}, range {low.value}..{high.value}{self._provenance(c)}"
         if sym.kind == "define":
@@ -224,7 +228,7 @@ class Analysis:
         for _, loaded in self.checked:
             d = next((d for d in loaded.model.defines if d.name == name), None)
             if d is not None:
-                return f": {_show(d.body.type)}"
+                return f": {_show(d.body.type)}"  # type: ignore[attr-defined]  # an expression; model types it object
         return ""
 
     def _card(self, name: str) -> str:
@@ -370,7 +374,8 @@ def parse_recovering(text: str, file: str) -> tuple[list[s.Clause], list[Diagnos
     """The clauses that parse, every parse error found on the way, and the start and end
     offsets of each text cut out (blanked in place, so offsets and spans stay those of `text`)."""
     errors: list[Diagnostic] = []
-    current, cut = text, []
+    current = text
+    cut: list[tuple[int, int]] = []
     for _ in range(MAX_RECOVERIES):
         try:
             return parse(current, file), errors, cut
@@ -466,6 +471,8 @@ def _index(a: Analysis) -> None:
                 define(item.parts[0], "document", item)
             elif item.kind == "mark":
                 define(item.parts[0], "mark", item)
+            elif item.kind == "let":  # a named value, of setup or of the match
+                define(item.parts[0], "named value", item)
             elif item.kind in ("replace", "extend", "add"):
                 definitions(item.parts[0])
             elif item.kind == "for":
@@ -480,22 +487,22 @@ def _index(a: Analysis) -> None:
 
 
 _ZONE = ("zone",)
-_EXPRESSION = ("zone", "param", "value", "attribute", "define")  # what a bare name in an expression may name
+_EXPRESSION = ("zone", "param", "value", "attribute", "define", "named value")  # what a bare name in an expression may name
 # clause or item kind -> {part: the kinds of the names written there}
 _PART_KINDS = {
     "play_step": {0: ("play",)}, "window_plays": {0: ("play",)}, "requires": {0: ("edition",)},
     "for": {0: ("edition",)}, "combines": {0: ("variant",)}, "card": {0: _ZONE}, "with": {1: _ZONE},
-    "to": {0: _ZONE}, "choose": {2: _ZONE}, "shuffle": {0: _ZONE}, "deal": {1: _ZONE, 2: _ZONE},
+    "to": {0: _ZONE}, "choose": {2: _ZONE}, "choose_value": {2: ("attribute",)}, "set_value": {0: ("named value",)}, "shuffle": {0: _ZONE}, "deal": {1: _ZONE, 2: _ZONE},
     "move": {1: _ZONE, 2: _ZONE}, "draw": {1: _ZONE, 2: _ZONE}, "swap": {0: _ZONE}, "pass_zone": {0: _ZONE},
     "each": {0: ("attribute",)}, "fixed": {0: ("attribute",), 1: ("value",)},
 }
 _REMOVED = {"round_end": "round end", "final": "final round", "deck": "deck rule"}
 
 
-def _place_kinds(node, kinds: dict[Span, tuple[str, ...]]) -> None:
+def _place_kinds(node: object, kinds: dict[Span, tuple[str, ...]]) -> None:
     """Note, for each name whose place says what it names, the kinds it may name; a place
     already noted (a definition) keeps its own."""
-    def note(ident, wanted) -> None:
+    def note(ident: object, wanted: tuple[str, ...]) -> None:
         for x in (ident if isinstance(ident, tuple) else (ident,)):
             if isinstance(x, (s.Ident, s.Name)):
                 kinds.setdefault(x.span, wanted)
@@ -523,12 +530,12 @@ def _place_kinds(node, kinds: dict[Span, tuple[str, ...]]) -> None:
             for x in node:
                 _place_kinds(x, kinds)
         case _ if is_dataclass(node):
-            for f in fields(node):
-                if f.name != "span":
-                    _place_kinds(getattr(node, f.name), kinds)
+            for part in fields(node):
+                if part.name != "span":
+                    _place_kinds(getattr(node, part.name), kinds)
 
 
-def _names(node, bound: dict[str, Span], out: list[Occurrence]) -> None:
+def _names(node: object, bound: dict[str, Span], out: list[Occurrence]) -> None:
     """Every name written in a node, each with the binder it refers to when it is local."""
     match node:
         case s.Ident(text=text, span=span):
@@ -564,7 +571,7 @@ def _clause_names(c: s.Clause, bound: dict[str, Span], out: list[Occurrence]) ->
         parts = parts[1:]
     elif c.kind == "play":
         for item in c.items:
-            binder = {"with": 0, "choose": 1, "merge": 0, "move_cards": 2}.get(item.kind)
+            binder = {"with": 0, "choose": 1, "choose_value": 1, "merge": 0, "move_cards": 2}.get(item.kind)
             if binder is not None and isinstance(item.parts[binder], s.Ident):
                 binders.append(item.parts[binder])
     inner = {**bound, **{b.text: b.span for b in binders}}

@@ -17,8 +17,8 @@ import os
 import random
 from dataclasses import dataclass, field
 
-from .compile import (CARD, CHOSEN, ENV_SIZE, MATE, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE, TARGET,
-                      TOTALS, ZONES, Compiled, CStep, team_total)
+from .compile import (CARD, CHOICE, CHOSEN, ENV_SIZE, MATE, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE,
+                      TARGET, TOTALS, ZONES, Compiled, CStep, team_total)
 from .notation import IllegalMoveError, Move, parse_move
 from .errors import CardrulesError
 from .progress import idle_round, idle_state, stalled_match
@@ -70,12 +70,14 @@ class State:
     final_turns: int = -1  # in the final round: the final turns left, this one included; -1 before it
     results: list[RoundResult] = field(default_factory=list)
     silent: set[int] = field(default_factory=set)  # seats that may not answer in the window under way
+    values: list = field(default_factory=list)  # the named values, as the model lists them
+    played: list[int] = field(default_factory=list)  # per card (and "no card" last): the seat that played it this round, or -1
 
     def copy(self) -> "State":
         return State(_deep(self.zones), list(self.totals), self.round, self.active, self.step, self.over, self.plays,
                      self.round_plays, self.idle_turns, self.passed, self.direction, list(self.next_turns),
                      None if self.window is None else list(self.window), self.final_turns, list(self.results),
-                     set(self.silent))
+                     set(self.silent), list(self.values), list(self.played))
 
 
 def _deep(x):
@@ -87,6 +89,8 @@ def move_of(compiled: Compiled, action: tuple) -> Move:
     play, face, seat, pile = action
     if play is None:
         return Move("pass", "")
+    if play.value is not None:  # a play of no card names its value where a card's face stands
+        return Move(play.name, str(face), None if seat < 0 else seat)
     card = "+".join(compiled.faces[f] for f in face) if play.mate else compiled.faces[face]
     return Move(play.name, card, None if seat < 0 else seat, None if pile < 0 else pile)
 
@@ -128,8 +132,11 @@ class Game:
         self.seed = seed
         self.rng = random.Random(seed)
         self.env: list = [None] * ENV_SIZE
-        self.state = State(self._empty_zones(), [0] * self.n)
+        self.state = State(self._empty_zones(), [0] * self.n, values=[None] * len(compiled.values),
+                           played=[-1] * (compiled.deck_size + 1))
         self.env[STATE], self.env[RNG] = self.state, self.rng
+        self.env[ZONES], self.env[ROUND], self.env[TOTALS] = self.state.zones, 0, self.state.totals
+        self._match_values()
         self._actions: list[tuple] = []
         others = [tuple(s for s in range(self.n) if s != seat) for seat in range(self.n)]
         self._dest = {"any": [tuple(range(self.n))] * self.n, "other": others,
@@ -209,10 +216,40 @@ class Game:
         return {
             "seat": seat, "players": self.n, "round": st.round, "to_move": self.to_move, "active": st.active,
             "window": st.window is not None, "direction": st.direction,
-            "totals": list(st.totals), "over": st.over, "zones": zones,
+            "totals": list(st.totals), "over": st.over, "zones": zones, "values": self.values(seat),
             "last_round": None if last is None else
             {"round": last.round, "reason": last.reason, "scores": list(last.scores)},
         }
+
+    def values(self, seat: int | None = None) -> dict:
+        """The named values as people read them: numbers, truth values, seat numbers, enum
+        values and card faces (None for no card). For `seat`, a card that lies where the seat
+        cannot see it reads "hidden": a value never tells what a view would not."""
+        shown = {}
+        for value, now in zip(self.c.model.values, self.state.values):
+            if value.type == "card":
+                if now is None or now >= self.c.deck_size:
+                    now = None
+                elif seat is not None and not self._sees(seat, now):
+                    now = "hidden"
+                else:
+                    now = self.c.faces[self.c.face_of[now]]
+            shown[value.name] = now
+        return shown
+
+    def _sees(self, seat: int, card: int) -> bool:
+        """Whether `card` lies in a zone `seat` sees (a card in no zone is seen: it left play)."""
+        for zone, content in zip(self.c.model.zones, self.state.zones):
+            for s, part in (enumerate(content) if zone.per_seat else ((None, content),)):
+                if card in (c for pile in part for c in pile) if zone.piles else card in part:
+                    return zone.visibility == "public" or (zone.visibility == "owner" and s == seat)
+        return True
+
+    def _match_values(self) -> None:
+        """The values of the match, set once, before its first round."""
+        for k, (_, per_match, init) in enumerate(self.c.values):
+            if per_match:
+                self.state.values[k] = init(self.env)
 
     def _show(self, zone, content, visible: bool):
         faces, face_of = self.c.faces, self.c.face_of
@@ -245,6 +282,11 @@ class Game:
             index.get(part.lower(), -1) for part in move.card.split("+"))
         for action in self._actions:
             play, f, seat, pile = action
+            if play is not None and play.value is not None:  # a chosen value, written as the rules write it
+                if play.name == move.play and str(f).lower() == move.card.lower() and seat == (
+                        -1 if move.seat is None else move.seat) and move.pile is None:
+                    return action
+                continue
             if play is not None and play.name == move.play and f == face and seat == (
                     -1 if move.seat is None else move.seat) and pile == (
                     -1 if move.pile is None else move.pile):
@@ -264,11 +306,16 @@ class Game:
                 self._pass_step()
             self._advance()
             return
+        if play.value is not None:
+            self._play_value(play, face, target_seat, seat)
+            return
         if play.mate is not None:
             face, mate_face = face
             mate = self._take_face(st.zones[play.mate[0]][seat], mate_face, seat)
             env[MATE] = mate
+            st.played[mate] = seat
         card = self._take_face(st.zones[play.card_zone][seat], face, seat)
+        st.played[card] = seat
         zone = st.zones[play.dest_zone]
         if play.choose is not None:  # the card goes to a shared zone; @SEAT[/PILE] named the target
             kind, piles_zone, _, _ = play.choose
@@ -287,14 +334,31 @@ class Game:
             pile = zone[pile_index]
             pile.extend(cards)
             env[PILE] = pile
+        repeat = window is None and self._program()[st.step].repeat  # read before `then end turn` moves the step
         for effect in play.effects:
             effect(env)
+        self._played(window, seat, repeat)
+
+    def _play_value(self, play, value, target_seat: int, seat: int) -> None:
+        """A play of no card: the seat names a value (and a seat, if the play chooses one), and
+        the play's effects run."""
+        st, env = self.state, self.env
+        window = st.window
+        env[SELF], env[CHOICE], env[CHOSEN] = seat, value, target_seat
+        repeat = window is None and self._program()[st.step].repeat
+        for effect in play.effects:
+            effect(env)
+        self._played(window, seat, repeat)
+
+    def _played(self, window, seat: int, repeat: bool) -> None:
+        """A play is made: it counts, the turn (or the window) goes on, the round may end."""
+        st, env = self.state, self.env
         st.plays += 1
         st.round_plays += 1
         st.idle_turns = env[PASSES] = 0
         if window is not None:  # the window goes on from the next seat, its count of passes begun again
             window[0], window[1] = self._next_seat(seat), 0
-        elif not self._program()[st.step].repeat:  # `may play any of` stays on its step until a pass
+        elif not repeat:  # `may play any of` stays on its step until a pass
             st.step += 1
         reason = self._round_end()
         if reason is not None:
@@ -430,6 +494,9 @@ class Game:
                         raise EngineError(*idle_round(self))
                     seen = now
                 continue
+            elif step.kind == "effect":
+                env[SELF] = st.active
+                step.effect(env)
             else:
                 source = st.zones[step.source]
                 hand = st.zones[step.dest][st.active]
@@ -452,6 +519,9 @@ class Game:
         add = out.append
         by_zone: dict[int, dict[int, int]] = {}  # a hand's distinct faces, once for all the plays from it
         for play in step.plays:
+            if play.value is not None:
+                self._values_open(play, seat, add)
+                continue
             hand = zones[play.card_zone][seat]
             if not hand:
                 continue
@@ -492,6 +562,27 @@ class Game:
                                 if onto(env):
                                     add((play, key, t, i))
         return out
+
+    def _values_open(self, play, seat: int, add) -> None:
+        """The actions of a play of no card: each value its condition keeps, for each seat it
+        may choose (or none), in the attribute's order."""
+        env = self.env
+        values, keep = play.value
+        if play.choose is None:
+            chosen = ((-1, None),)
+        else:
+            _, _, seats, where = play.choose
+            chosen = []
+            for t in self._dest[seats][seat]:
+                env[CHOSEN] = t
+                if where is None or where(env):
+                    chosen.append((t, None))
+        for t, _ in chosen:
+            env[CHOSEN] = t
+            for value in values:
+                env[CHOICE] = value
+                if keep is None or keep(env):
+                    add((play, value, t, -1))
 
     def _dest_seats(self, play, seat: int) -> tuple[int, ...]:
         """The seats whose zone a play may put its card in, for the seat playing it."""
@@ -582,19 +673,26 @@ class Game:
         st.direction, st.next_turns, st.window, st.final_turns = 1, [], None, -1
         st.silent.clear()
         env[PASSES], env[PASSED] = 0, False
+        st.played = [-1] * (self.c.deck_size + 1)
         order = [(st.active + k) % self.n for k in range(self.n)]
         for op in self.c.setup:
             if op[0] == "shuffle":
                 deck = list(range(self.c.deck_size))
                 self.rng.shuffle(deck)
                 st.zones[op[1]] = deck
+            elif op[0] == "let":
+                env[ZONES] = st.zones
+                st.values[op[1]] = op[2](env)
             else:
                 kind, count, source, dest, keep = op
                 env[ZONES] = st.zones
-                for seat in order if kind == "deal" else (None,):
+                zones = self.c.model.zones
+                mine = kind == "move" and zones[source].per_seat  # every seat's cards, each to its own zone
+                for seat in order if kind == "deal" or mine else (None,):
                     env[SELF] = seat
-                    into = st.zones[dest] if seat is None else st.zones[dest][seat]
-                    into.extend(self._take(st.zones[source], count, keep))
+                    into = st.zones[dest][seat] if zones[dest].per_seat else st.zones[dest]
+                    take = st.zones[source][seat] if mine else st.zones[source]
+                    into.extend(self._take(take, count, keep))
         env[ZONES] = st.zones
 
     def _take(self, source: list, count: int | None, keep) -> list:
@@ -619,12 +717,14 @@ class Game:
         self._start_round()
 
     def set_position(self, zones: dict, *, active: int = 0, round: int = 0, totals: list[int] | None = None,
-                     rest: str | None = None) -> None:
+                     rest: str | None = None, values: dict | None = None) -> None:
         """Put the match in a given position, for scenarios and tests, then run on to the first
         decision. `zones` maps a zone's name to its faces (top last): a list for a shared zone,
         a list per seat (or a dict seat -> list) for a per-seat zone, piles as lists of faces.
         Cards not named go to the zone `rest` (shuffled), or nowhere when `rest` is None.
-        Raises `PositionError` for an unknown zone or face, or more copies than the deck has."""
+        `values` maps a named value to what it holds (a card by its face); the others are set
+        as the match and the round's setup would set them on this table.
+        Raises `PositionError` for an unknown zone, face or value, or more copies than the deck has."""
         free: dict[int, list[int]] = {}
         for card in range(self.c.deck_size - 1, -1, -1):
             free.setdefault(self.c.face_of[card], []).append(card)
@@ -673,9 +773,40 @@ class Game:
         st.passed = False
         st.direction, st.next_turns, st.window, st.final_turns = 1, [], None, -1
         st.silent.clear()
+        st.played = [-1] * (self.c.deck_size + 1)
         env = self.env
         env[ZONES], env[ROUND], env[TOTALS], env[PASSES], env[PASSED] = st.zones, round, st.totals, 0, False
+        self._match_values()
+        for op in self.c.setup:  # the round's values, as its setup would set them on this table
+            if op[0] == "let":
+                st.values[op[1]] = op[2](env)
+        by_value = {v.name: k for k, v in enumerate(self.c.model.values)}
+        for name, given in (values or {}).items():
+            if name not in by_value:
+                raise PositionError(f"no value '{name}'; values: {', '.join(by_value) or 'none'}")
+            st.values[by_value[name]] = self._value_of(self.c.model.values[by_value[name]], given)
         self._advance()
+
+    def _value_of(self, value, given):
+        """A value given in a position, in the type the ruleset gives it."""
+        t = value.type
+        if t == "card":
+            index = self.c.face_index.get(str(given).lower())
+            if index is None:
+                raise PositionError(f"value '{value.name}' holds a card; no card is called '{given}'")
+            return next(c for c, f in enumerate(self.c.face_of) if f == index)
+        if t.startswith("enum:"):
+            names = [x.name for a in self.c.model.attributes if a.name == t[5:] for x in a.values]
+            if given not in names:
+                raise PositionError(f"value '{value.name}' holds one of {', '.join(names)}, not '{given}'")
+            return given
+        if t == "bool":
+            if not isinstance(given, bool):
+                raise PositionError(f"value '{value.name}' holds true or false, not '{given}'")
+            return given
+        if not isinstance(given, int) or isinstance(given, bool) or (t == "seat" and not 0 <= given < self.n):
+            raise PositionError(f"value '{value.name}' holds {'a seat' if t == 'seat' else 'a number'}, not '{given}'")
+        return given
 
     # ---------------------------------------------------------------- explaining
 
@@ -695,6 +826,8 @@ class Game:
             return f"'{play.name}' is not open now; open: {', '.join(open_plays) or 'none'}"
         seat = self.to_move
         model = play.model
+        if play.value is not None:
+            return self._why_not_value(play, move, seat)
         parts = move.card.split("+")
         if (len(parts) == 2) != (play.mate is not None):
             return (f"'{play.name}' plays two cards: write them FIRST+SECOND, e.g. {play.name} A+B" if play.mate
@@ -751,6 +884,32 @@ class Game:
             return f"{where} has {len(zone)} piles" + (f", numbered 0 to {len(zone) - 1}" if zone else "")
         return self._because(f"{self.c.faces[face]} may not go onto pile {move.pile}", model.onto_pile.expr,
                              model.onto_pile.provenance)
+
+    def _why_not_value(self, play, move: Move, seat: int) -> str:
+        """Why a play of no card may not name this value (and seat) now."""
+        model, env = play.model, self.env
+        values, keep = play.value
+        example = f"{play.name} {values[0]}" + (" @1" if play.choose else "")
+        if move.pile is not None or (move.seat is None) != (play.choose is None):
+            return f"'{play.name}' names a value{' and a seat' if play.choose else ''}: write e.g. {example}"
+        env[SELF] = seat
+        if play.choose is not None:
+            if not 0 <= move.seat < self.n:
+                return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
+            _, _, seats, where = play.choose
+            env[CHOSEN] = move.seat
+            if move.seat not in self._dest[seats][seat] or (where is not None and not where(env)):
+                return self._because(f"'{play.name}' may not choose seat {move.seat}", model.choose.where or
+                                     f"choose seat {model.choose.name} of {SEATS_TEXT[seats]}",
+                                     model.choose.provenance)
+        value = next((v for v in values if str(v).lower() == move.card.lower()), None)
+        if value is None:
+            return (f"'{move.card}' is not a value of {model.value.zone}: its values are "
+                    f"{', '.join(map(str, values))}")
+        env[CHOICE] = value
+        if model.value.where is None:
+            return f"'{play.name}' {value} is not open now"
+        return self._because(f"'{play.name}' may not name {value}", model.value.where, model.value.provenance)
 
     def _why_not_chosen(self, play, move: Move, seat: int) -> str:
         choose = play.model.choose

@@ -8,7 +8,9 @@ schemas/ruleset.schema.json describes the export.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import NotRequired, TypeAlias, TypedDict, cast
 
 from . import model as m
 from .compile import ConfigError, compile_ruleset
@@ -16,10 +18,26 @@ from .engine import Game
 from .unparse import unparse
 
 FORMAT = "cardrules-ruleset/2"
-SETUP_STEPS = {m.Shuffle: "shuffle", m.Deal: "deal", m.Transfer: "move"}  # as the text writes them
+SETUP_STEPS = {m.Shuffle: "shuffle", m.Deal: "deal", m.Transfer: "move", m.Let: "let"}  # as the text writes them
+
+JsonValue: TypeAlias = "str | int | float | bool | None | Sequence[JsonValue] | Mapping[str, JsonValue]"
+Json: TypeAlias = dict[str, JsonValue]  # one JSON object of the export
 
 
-def export(model: m.Ruleset) -> dict:
+class Deal(TypedDict):
+    """How setup leaves the cards for one player count (see `_deal`); `problem` instead of the
+    counts when it cannot be set up."""
+
+    players: int
+    problem: NotRequired[str]
+    deck: NotRequired[int]
+    per_seat: NotRequired[int]
+    dealt: NotRequired[int]
+    stock: NotRequired[int]
+    shared: NotRequired[dict[str, int]]
+
+
+def export(model: m.Ruleset) -> Json:
     """Everything the model holds, each clause with its provenance."""
     return {
         "format": FORMAT,
@@ -49,6 +67,8 @@ def export(model: m.Ruleset) -> dict:
             "provenance": _provenance(model.teams.provenance)},
         "zones": [{"name": z.name, "scope": _scope(z), "visibility": z.visibility, "piles": z.piles,
                    "provenance": _provenance(z.provenance)} for z in model.zones],
+        "values": [{"name": v.name, "type": v.type, "let": expression(v.init), "per": "match" if v.per_match
+                    else "round", "provenance": _provenance(v.provenance)} for v in model.values],
         "setup": [_setup_step(step) for step in model.setup],
         "cleanup": [_setup_step(step) for step in model.cleanup],
         "plays": [_play(p) for p in model.plays],
@@ -74,14 +94,15 @@ def export(model: m.Ruleset) -> dict:
     }
 
 
-def expression(e) -> dict | None:
+def expression(e: object) -> Json | None:
     """An expression as its text, its type and its tree; None (no condition) stays None."""
     if e is None:
         return None
-    return {"text": unparse(e), "type": e.type, "tree": tree(e)}
+    node = tree(e)
+    return {"text": unparse(e), "type": node["type"], "tree": node}
 
 
-def tree(e) -> dict:
+def tree(e: object) -> Json:
     """The tagged tree of an expression: each node names its kind and carries its type."""
     match e:
         case m.Const(value=value, type=t):
@@ -90,6 +111,8 @@ def tree(e) -> dict:
             return {"node": "ref", "type": t, "name": name}
         case m.ParamRef(name=name, type=t):
             return {"node": "param", "type": t, "name": name}
+        case m.ValueRef(name=name, type=t):
+            return {"node": "value", "type": t, "name": name}
         case m.ZoneRef(zone=zone, seat=seat, piles=piles, type=t):
             return {"node": "zone", "type": t, "zone": zone, "seat": None if seat is None else tree(seat),
                     "piles": piles}
@@ -113,12 +136,12 @@ def tree(e) -> dict:
     raise TypeError(f"not an expression: {e!r}")
 
 
-def _provenance(p: m.Provenance) -> dict:
+def _provenance(p: m.Provenance) -> Json:
     return {"sources": list(p.sources), "rulings": list(p.rulings), "assumptions": list(p.assumptions),
             "line": p.line, "column": p.column}
 
 
-def _labels(labels: tuple[tuple[str, str], ...]) -> list[dict]:
+def _labels(labels: tuple[tuple[str, str], ...]) -> list[Json]:
     return [{"language": language, "text": text} for language, text in labels]
 
 
@@ -126,7 +149,7 @@ def _scope(zone: m.Zone) -> str:
     return "per_seat" if zone.per_seat else "shared"
 
 
-def _attribute(a: m.Attribute) -> dict:
+def _attribute(a: m.Attribute) -> Json:
     if a.is_enum:
         return {"name": a.name, "kind": "enum", "values": [{"name": v.name, "labels": _labels(v.labels)}
                                                           for v in a.values],
@@ -134,12 +157,12 @@ def _attribute(a: m.Attribute) -> dict:
     return {"name": a.name, "kind": "int", "min": a.low, "max": a.high, "provenance": _provenance(a.provenance)}
 
 
-def _option(o: m.Option) -> dict:
+def _option(o: m.Option) -> Json:
     return {"kind": o.kind, "name": o.name, "labels": _labels(o.labels), "requires": list(o.requires),
             "combines": list(o.combines), "provenance": _provenance(o.provenance)}
 
 
-def _kind(k: m.CardKind) -> dict:
+def _kind(k: m.CardKind) -> Json:
     return {"name": k.name, "labels": _labels(k.labels),
             "attributes": [{"attribute": a, "value": v} for a, v in k.attributes],
             "copies": k.copies, "copies_provenance": _provenance(k.copies_provenance),
@@ -149,24 +172,27 @@ def _kind(k: m.CardKind) -> dict:
             "provenance": _provenance(k.provenance)}
 
 
-def _setup_step(step) -> dict:
+def _setup_step(step: m.Shuffle | m.Deal | m.Transfer) -> Json:
     if isinstance(step, m.Shuffle):
         return {"step": "shuffle", "zone": step.zone, "provenance": _provenance(step.provenance)}
+    if isinstance(step, m.Let):
+        return {"step": "let", "value": step.name, "provenance": _provenance(step.provenance)}
     return {"step": SETUP_STEPS[type(step)], "count": None if step.count is None else expression(step.count),
             "from": step.source, "to": step.dest, "where": expression(step.where),
             "provenance": _provenance(step.provenance)}
 
 
-def _condition(c: m.Condition | None) -> dict | None:
+def _condition(c: m.Condition | None) -> Json | None:
     return None if c is None else {"when": expression(c.expr), "provenance": _provenance(c.provenance)}
 
 
-def _play(p: m.Play) -> dict:
+def _play(p: m.Play) -> Json:
     return {
         "name": p.name,
-        "card": {"zone": p.card_zone, "where": expression(p.card_filter), "provenance": _provenance(p.card_provenance)},
-        "to": {"zone": p.dest_zone, "seats": p.dest_seats or None, "seat": expression(p.dest_seat),
-               "provenance": _provenance(p.dest_provenance)},
+        "card": None if p.value else {"zone": p.card_zone, "where": expression(p.card_filter),
+                                      "provenance": _provenance(p.card_provenance)},
+        "to": None if p.value else {"zone": p.dest_zone, "seats": p.dest_seats or None,
+                                    "seat": expression(p.dest_seat), "provenance": _provenance(p.dest_provenance)},
         "new_pile": _condition(p.new_pile),
         "onto_pile": _condition(p.onto_pile),
         "with": None if p.mate is None else {
@@ -175,12 +201,15 @@ def _play(p: m.Play) -> dict:
         "choose": None if p.choose is None else {
             "kind": p.choose.kind, "name": p.choose.name, "zone": p.choose.zone, "seats": p.choose.seats,
             "where": expression(p.choose.where), "provenance": _provenance(p.choose.provenance)},
+        "value": None if p.value is None else {
+            "name": p.value.name, "attribute": p.value.zone, "where": expression(p.value.where),
+            "provenance": _provenance(p.value.provenance)},
         "effects": [_effect(e) for e in p.effects],
         "provenance": _provenance(p.provenance),
     }
 
 
-def _effect(e) -> dict:
+def _effect(e: object) -> Json:
     if isinstance(e, m.Merge):
         return {"effect": "merge", "var": e.var, "in": expression(e.collection), "where": expression(e.where),
                 "provenance": _provenance(e.provenance)}
@@ -202,18 +231,28 @@ def _effect(e) -> dict:
         return {"effect": "no_answer", "seat": expression(e.seat), "provenance": _provenance(e.provenance)}
     if isinstance(e, m.NextTurn):
         return {"effect": "next_turn", "to": expression(e.seat), "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.SetValue):
+        return {"effect": "set", "value": e.name, "to": expression(e.expr), "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.EndTurn):
+        return {"effect": "end_turn", "provenance": _provenance(e.provenance)}
+    if isinstance(e, m.Guarded):
+        return {"effect": "guarded", "when": expression(e.when), "then": _effect(e.effect),
+                "provenance": _provenance(e.provenance)}
     raise TypeError(f"not an effect: {e!r}")
 
 
-def _window(w: m.Window | None) -> dict | None:
+def _window(w: m.Window | None) -> Json | None:
     return None if w is None else {"plays": list(w.plays), "when": expression(w.when),
                                    "provenance": _provenance(w.provenance)}
 
 
-def _turn_step(step) -> dict:
+def _turn_step(step: m.PlayStep | m.Draw) -> Json:
     if isinstance(step, m.PlayStep):
         return {"step": "play", "plays": list(step.plays), "or_pass": step.or_pass, "optional": step.optional,
                 "repeat": step.repeat, "when": expression(step.when), "provenance": _provenance(step.provenance)}
+    if isinstance(step, m.EffectStep):
+        return {"step": "effect", "effect": _effect(step.effect), "when": expression(step.when),
+                "provenance": _provenance(step.provenance)}
     return {"step": "draw", "count": expression(step.count), "from": step.source, "to": step.dest,
             "when": expression(step.when), "provenance": _provenance(step.provenance)}
 
@@ -221,7 +260,7 @@ def _turn_step(step) -> dict:
 # ------------------------------------------------------------------ the summary of `check`
 
 
-def summary(model: m.Ruleset, dealt: list[dict] | None = None) -> dict:
+def summary(model: m.Ruleset, dealt: list[Deal] | None = None) -> Json:
     """What `check` reports: the header, the deal for each player count (`dealt`, when `deals`
     has them already), zones, params, names of plays and round ends, how the clauses are backed
     by provenance, and which are not."""
@@ -236,7 +275,7 @@ def summary(model: m.Ruleset, dealt: list[dict] | None = None) -> dict:
         **({"teams": model.teams.text.removeprefix("teams ")} if model.teams is not None else {}),
         "deck": model.deck_size,
         "stock": _stock(model),
-        "deals": deals(model) if dealt is None else dealt,
+        "deals": cast(list[JsonValue], deals(model) if dealt is None else dealt),  # a Deal is a JSON object
         "zones": [{"name": z.name, "scope": _scope(z), "visibility": z.visibility, "piles": z.piles}
                   for z in model.zones],
         "params": [{"name": p.name, "default": p.default, "min": p.low, "max": p.high} for p in model.params],
@@ -253,7 +292,7 @@ def _stock(model: m.Ruleset) -> str:
     return next(s.zone for s in reversed(model.setup) if isinstance(s, m.Shuffle))
 
 
-def deals(model: m.Ruleset) -> list[dict]:
+def deals(model: m.Ruleset) -> list[Deal]:
     """The deal for each player count the model allows (see `_deal`). Each count is compiled
     once, without the plays, turn, window and final round: a deal never reads them, and
     compiling them is most of the cost (`check` deals every count of every selection)."""
@@ -261,7 +300,7 @@ def deals(model: m.Ruleset) -> list[dict]:
     return [_deal(bare, n) for n in model.counts]
 
 
-def _deal(model: m.Ruleset, players: int) -> dict:
+def _deal(model: m.Ruleset, players: int) -> Deal:
     """How setup leaves the cards for this many players, params at their defaults: the engine
     lays a round out, and the zones are counted. `deck` is the cards in play (`decks` and the
     deck rules applied); `per_seat` the fewest cards a seat receives; `shared` the cards in
@@ -271,7 +310,8 @@ def _deal(model: m.Ruleset, players: int) -> dict:
     except ConfigError as e:
         return {"players": players, "problem": str(e)}
     game.setup_round()  # the engine lays the table out: a count or a `where` means what it does in play
-    shared, seats = {}, [0] * players
+    shared: dict[str, int] = {}
+    seats = [0] * players
     for zone, content in zip(model.zones, game.state.zones):
         if zone.per_seat:
             for seat, cards in enumerate(content):
@@ -313,17 +353,17 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     if model.cleanup:
         block("cleanup", None, [("move", s.provenance) for s in model.cleanup])
     for p in model.plays:
-        items = [("card", p.card_provenance), ("to", p.dest_provenance)]
+        items = [("value", p.card_provenance)] if p.value else [("card", p.card_provenance), ("to", p.dest_provenance)]
         items += [(label, c.provenance) for label, c in (("new pile", p.new_pile), ("onto pile", p.onto_pile),
                                                          ("with", p.mate), ("choose", p.choose)) if c]
-        items += [(_effect(e)["effect"], e.provenance) for e in p.effects]
+        items += [(str(_effect(e)["effect"]), e.provenance) for e in p.effects]
         block(f"play {p.name}", p.provenance, items)
-    block("turn", None, [("play" if isinstance(s, m.PlayStep) else "draw", s.provenance) for s in model.turn])
+    block("turn", None, [(_step_word(s), s.provenance) for s in model.turn])
     if model.window is not None:
         out.append(("window", model.window.provenance))
     if model.final is not None:
         block(f"final round {model.final.name}", model.final.provenance,
-              [("play" if isinstance(s, m.PlayStep) else "draw", s.provenance) for s in model.final.steps])
+              [(_step_word(s), s.provenance) for s in model.final.steps])
     out += [(f"end round {r.name}", r.provenance) for r in model.round_ends]
     out.append(("score", model.score.provenance))
     mt = model.match
@@ -332,7 +372,11 @@ def clauses(model: m.Ruleset) -> list[tuple[str, m.Provenance]]:
     return out
 
 
-def provenance_counts(counted: list[tuple[str, m.Provenance]]) -> dict:
+def _step_word(step: object) -> str:
+    return "play" if isinstance(step, m.PlayStep) else "draw" if isinstance(step, m.Draw) else "then"
+
+
+def provenance_counts(counted: list[tuple[str, m.Provenance]]) -> dict[str, int]:
     """How many of the clauses cite a source, a ruling, an assumption; how many carry none."""
     provs = [p for _, p in counted]
     return {"clauses": len(provs), "sources": sum(1 for p in provs if p.sources),

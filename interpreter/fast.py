@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from . import codegen
 from .codegen import NO_CARD, NO_MATE, Shallow
-from .compile import CHOSEN, MATE, PASSES, PILE, RNG, SELF, STATE, TOTALS, ZONES, CARD, OWNER, TARGET, Compiled
+from .compile import CHOICE, CHOSEN, MATE, PASSES, PILE, RNG, SELF, STATE, TOTALS, ZONES, CARD, OWNER, TARGET, Compiled
 from .engine import PASS, EngineError, Game, State
 from .progress import idle_round, idle_state
 
@@ -32,13 +32,16 @@ def fast_compiled(c: Compiled, gen: codegen.Generated) -> Compiled:
     """`c` with its closures replaced by the generated functions; its plays stay the same
     objects, so actions are equal on both engines."""
     def step(s):
-        return replace(s, when=gen.when.get(id(s), s.when), count=gen.count.get(id(s), s.count))
+        return replace(s, when=gen.when.get(id(s), s.when), count=gen.count.get(id(s), s.count),
+                       effect=gen.effect_steps.get(id(s), s.effect))
 
     final = c.final and (c.final[0], gen.final_when, tuple(step(s) for s in c.final[2]), *c.final[3:])
-    setup = tuple(op[:4] + (gen.setup_where[k] or op[4],) if op[0] != "shuffle" else op
+    setup = tuple(op[:4] + (gen.setup_where[k] or op[4],) if op[0] in ("deal", "move")
+                  else op[:2] + (gen.setup_where[k],) if op[0] == "let" else op
                   for k, op in enumerate(c.setup))
+    values = tuple((name, per_match, gen.values.get(k, init)) for k, (name, per_match, init) in enumerate(c.values))
     return replace(c, turn=tuple(step(s) for s in c.turn), final=final, score=gen.score, until=gen.until,
-                   starter=gen.starter, setup=setup)
+                   starter=gen.starter, setup=setup, values=values)
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,7 @@ class Plan:
     effects: tuple  # per play: its effect functions
     effect_writes: tuple  # per play: the zones its effects change, or None for any
     playout: object  # the generated match loop: fn(game, choose, bound)
+    step_writes: dict  # id(CStep) of an effect step: the zones it changes, or None for any
 
 
 _PLANS: dict[int, tuple[weakref.ref, Plan]] = {}
@@ -109,7 +113,9 @@ def plan(compiled: Compiled) -> Plan:
         hand=tuple(hand), any_face=tuple(any_face),
         budget=(longest + 1) * compiled.players * (compiled.deck_size + 2),
         copy_zones=gen.copy_zones, effects=gen.effects, zones=(),
-        effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays), playout=gen.playout)
+        effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays), playout=gen.playout,
+        step_writes={id(s): codegen.effect_writes(compiled, None, (e.effect,))
+                     for s, e in zip(_steps(fast), _model_steps(compiled.model)) if s.kind == "effect"})
     result = replace(result, zones=tuple(zip(result.readers, result.coarse, result.own, result.hand, result.any_face)))
     cid = id(compiled)
     _PLANS[cid] = (weakref.ref(compiled, lambda _: _PLANS.pop(cid, None)), result)
@@ -127,6 +133,7 @@ class FastGame(Game):
         self._shares, self._keep_answers, self._budget_value = p.shares, p.keep_answers, p.budget
         self._zone_plans = p.zones
         self._copy_zones, self._effects, self._effect_writes = p.copy_zones, p.effects, p.effect_writes
+        self._step_writes = p.step_writes
         self._playout = p.playout
         self._face_of = compiled.face_of
         self._dirty = [True] * len(compiled.round_ends)
@@ -183,6 +190,25 @@ class FastGame(Game):
                             touched = True
                 if touched:
                     self._answers[s] = None
+
+    def _wrote_all(self, writes) -> None:
+        """Effects changed these zones at any seat (None: any zone, or the random source)."""
+        if writes is None:
+            self._forget()
+        else:
+            for z in writes:
+                self._wrote(z, _ALL)
+
+    def _play_value(self, play, value, target_seat: int, seat: int) -> None:
+        """`Game._play_value` with the generated effects, telling `_wrote` what they changed."""
+        st, env = self.state, self.env
+        window = st.window
+        env[SELF], env[CHOICE], env[CHOSEN] = seat, value, target_seat
+        repeat = window is None and self._programs[st.final_turns >= 0][st.step][8].repeat
+        for effect in self._effects[play.index]:
+            effect(env)
+        self._wrote_all(self._effect_writes[play.index])
+        self._played(window, seat, repeat)
 
     def _forget(self) -> None:
         """Everything may have changed: a new round, a position set by hand, a move of cards."""
@@ -288,6 +314,18 @@ class FastGame(Game):
                 if not when(env):
                     st.step = k + 1
                     continue
+            if step.kind == "effect":  # it runs by itself, as a draw does
+                env[SELF] = active
+                step.effect(env)
+                self._wrote_all(self._step_writes[id(step)])
+                st.step += 1  # after the effect: `then end turn` has moved the step past the last
+                reason = round_end(env, dirty)
+                if reason is not None:
+                    self._end_round(reason)
+                    budget = self._budget_value
+                elif window_step is not None and st.final_turns < 0:
+                    self._open_window()
+                continue
             if is_play:
                 actions = generate(env, active)
                 if actions:
@@ -343,10 +381,15 @@ class FastGame(Game):
             self._advance()
             return
         zones = st.zones
+        if play.value is not None:
+            self._play_value(play, face, target_seat, seat)
+            return
+        played = st.played
         if play.mate is not None:
             face, mate_face = face
             mate = self._take_face(zones[play.mate[0]][seat], mate_face, seat)
             env[MATE] = mate
+            played[mate] = seat
             self._wrote(play.mate[0], seat, (mate,))
         hand, face_of = zones[play.card_zone][seat], self._face_of
         for k, card in enumerate(hand):  # the first card of the face, as `_take_face` takes it
@@ -355,6 +398,7 @@ class FastGame(Game):
                 break
         else:
             card = self._take_face(hand, face, seat)  # it says which card is missing
+        played[card] = seat
         self._wrote(play.card_zone, seat, (card,))
         zone = zones[play.dest_zone]
         if play.choose is not None:
@@ -375,21 +419,17 @@ class FastGame(Game):
             pile = zone[pile_index]
             pile.extend(cards)
             env[PILE] = pile
+        repeat = window is None and self._programs[st.final_turns >= 0][st.step][8].repeat
         if play.effects:
             for effect in self._effects[play.index]:
                 effect(env)
-            writes = self._effect_writes[play.index]
-            if writes is None:
-                self._forget()
-            else:
-                for z in writes:
-                    self._wrote(z, _ALL)
+            self._wrote_all(self._effect_writes[play.index])
         st.plays += 1
         st.round_plays += 1
         st.idle_turns = env[PASSES] = 0
         if window is not None:
             window[0], window[1] = (seat + st.direction) % self.n, 0
-        elif not self._programs[st.final_turns >= 0][st.step][8].repeat:
+        elif not repeat:  # read before the effects: `then end turn` moves the step
             st.step += 1
         reason = self._round_end_fn(env, self._dirty)
         if reason is not None:
@@ -411,7 +451,8 @@ class FastGame(Game):
         s = self.state
         st = State(self._copy_zones(s.zones), list(s.totals), s.round, s.active, s.step, s.over, s.plays,
                    s.round_plays, s.idle_turns, s.passed, s.direction, list(s.next_turns),
-                   None if s.window is None else list(s.window), s.final_turns, list(s.results), set(s.silent))
+                   None if s.window is None else list(s.window), s.final_turns, list(s.results), set(s.silent),
+                   list(s.values), list(s.played))
         if self._rng_state is None:
             self._rng_state = self.rng.getstate()
         rng = random.Random.__new__(random.Random)
@@ -429,3 +470,8 @@ class FastGame(Game):
 
 def _steps(c: Compiled) -> list:
     return [*c.turn, *(c.final[2] if c.final else ())]
+
+
+def _model_steps(model) -> list:
+    """The model's turn steps, then its final round's: as `_steps` lists the compiled ones."""
+    return [*model.turn, *(model.final.steps if model.final else ())]

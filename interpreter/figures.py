@@ -67,7 +67,9 @@ class Summary:
 
 def first_seat_advantage(summary: Summary) -> Estimate:
     """Seat 0's win rate above an equal share (1/N), with its interval."""
-    won, fair = summary.figure(seat_wins(0)).estimate, 1 / summary.players
+    figure = summary.figure(seat_wins(0))
+    assert figure is not None  # every summary has each seat's win rate
+    won, fair = figure.estimate, 1 / summary.players
     return Estimate(won.value - fair, won.low - fair, won.high - fair, 0.0, won.n)
 
 
@@ -135,7 +137,7 @@ def summarise(spec: str, records: Sequence[Record], round_end_names: Iterable[st
     figures += [_mean("winner's total", SCORE, [o[0] for o in ordered]),
                 _mean("margin to the runner-up", SCORE, [abs(o[0] - o[1]) if len(o) > 1 else 0 for o in ordered]),
                 _mean("spread of totals (sd)", SCORE, [pstdev(totals) for totals in sides])]
-    leads = [r.lead for r in done]
+    leads = [r.lead for r in done if r.lead is not None]  # all of them: a match that ended has its lead
     figures += [_mean(LEAD_CHANGES, LEAD, [lead.changes for lead in leads]),
                 _mean(DRAMA, LEAD, [lead.drama for lead in leads]),
                 _mean("drama: time trailing", LEAD, [lead.behind for lead in leads]),
@@ -194,7 +196,7 @@ def differences(a: Summary, b: Summary) -> list[Difference]:
         fa, fb = fa or _none_played(a, fb), fb or _none_played(b, fa)
         if fa is None or fb is None or fa.is_rate != fb.is_rate:
             continue
-        if fa.is_rate:
+        if fa.values is None or fb.values is None:  # rates, both (`is_rate`, the same on both sides)
             if not fa.trials or not fb.trials:
                 continue
             test = inference.two_proportions(fa.successes, fa.trials, fb.successes, fb.trials)
@@ -211,9 +213,9 @@ def differences(a: Summary, b: Summary) -> list[Difference]:
     return sorted(found, key=lambda d: (-abs(d.effect), d.test.p_value))
 
 
-def _none_played(side: Summary, other: Figure) -> Figure | None:
+def _none_played(side: Summary, other: Figure | None) -> Figure | None:
     """On `side`, the figure of a card kind only the other side's ruleset has: played no times."""
-    if other.group != CARDS or other.is_rate:
+    if other is None or other.group != CARDS or other.is_rate:
         return None
     return _mean(other.name, CARDS, [0] * side.finished)
 

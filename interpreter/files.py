@@ -58,14 +58,14 @@ def read_bytes(path: str, limit: int, what: str = "the file", kind: str = "a rul
     data = b"".join(chunks)
     if size > limit:  # told where it passes the limit
         head = data[:limit].decode("utf-8", "replace")
-        size = f"{info.st_size:,}" if info.st_size > limit else f"more than {limit:,}"
-        raise FileRefused([Diagnostic("error", f"the file is {size} bytes; the limit is {limit:,}",
+        told = f"{info.st_size:,}" if info.st_size > limit else f"more than {limit:,}"
+        raise FileRefused([Diagnostic("error", f"the file is {told} bytes; the limit is {limit:,}",
                                       Span.point(*position(head, len(head))),
                                       f"{kind} is far smaller: check that it is the right file", shown)], head)
     return data
 
 
-def _mode(path) -> int | None:
+def _mode(path: str | os.PathLike[str]) -> int | None:
     """The file type and mode bits at `path` (links followed), or None: missing, or a path no
     file can have (too long, a NUL in it), which `Path.exists()` raises for."""
     try:
@@ -74,17 +74,17 @@ def _mode(path) -> int | None:
         return None
 
 
-def exists(path) -> bool:
+def exists(path: str | os.PathLike[str]) -> bool:
     return _mode(path) is not None
 
 
-def is_regular_file(path) -> bool:
+def is_regular_file(path: str | os.PathLike[str]) -> bool:
     """Whether `path` names a regular file (following links), without opening it."""
     mode = _mode(path)
     return mode is not None and stat.S_ISREG(mode)
 
 
-def is_folder(path) -> bool:
+def is_folder(path: str | os.PathLike[str]) -> bool:
     mode = _mode(path)
     return mode is not None and stat.S_ISDIR(mode)
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NotRequired, TypedDict, cast
 
 import yaml
 
@@ -42,9 +43,25 @@ from .compile import ConfigError, compile_ruleset
 from .diagnostics import RulesError, Sink, Span
 from .load import Loaded, check_selection, load_all, named_ruleset, read
 from .parse import parse
-from .yamlfile import Located, node_at, read_file, read_yaml, shipped_schema, validate
+from .yamlfile import Located, NodePath, Schema, node_at, read_file, read_yaml, shipped_schema, validate
 
 SCHEMA = "house-rules.schema.json"
+
+# A change as the schema allows it: `set`+`to`, `card`+`copies`, `add` (+`copies`), `remove`, or
+# `replace`+`with`; any of them `why`.
+Change = TypedDict("Change", {"set": str, "to": int, "card": str, "add": str, "remove": str, "copies": int,
+                              "replace": str, "with": str, "why": str}, total=False)
+
+
+class HouseData(TypedDict):
+    """A house-rules file that the schema passed."""
+
+    ruleset: str
+    name: str
+    changes: list[Change]
+    edition: NotRequired[str]
+    variants: NotRequired[list[str]]
+    description: NotRequired[str]
 
 
 @dataclass(frozen=True)
@@ -52,7 +69,7 @@ class House:
     file: str  # the name to show
     text: str
     tree: yaml.Node  # the composed YAML: its nodes know their lines
-    data: dict
+    data: HouseData
     ruleset: Path
 
     @property
@@ -60,7 +77,7 @@ class House:
         return self.data["name"]
 
     @property
-    def changes(self) -> list[dict]:
+    def changes(self) -> list[Change]:
         return self.data["changes"]
 
     def here(self) -> Located:
@@ -71,14 +88,16 @@ def read_house(path: str) -> House:
     """Step one: the file, read safely and valid against the schema; its ruleset found."""
     where = Path(path)
     text = read_file(path, "the house rules", "a house-rules YAML file")
-    tree, data = read_yaml(text, path, "ruleset")
+    tree, raw = read_yaml(text, path, "ruleset")
     here = Located(path, text, tree)
-    validate(data, shipped_schema(SCHEMA), here)
+    validate(raw, shipped_schema(SCHEMA), here)
     here.stop()
+    data = cast(HouseData, raw)  # the schema passed it
     ruleset, problem = named_ruleset(data["ruleset"], where.parent)
     if ruleset is None:
         here.error(("ruleset",), problem, "the path is relative to this file's folder, or names a shipped ruleset")
         here.stop()
+    assert ruleset is not None  # else stop() raised the error
     return House(path, text, tree, data, ruleset)
 
 
@@ -111,7 +130,7 @@ class _PatchFailed(Exception):
     """The patch found errors, already located in the house file's `Located`."""
 
 
-def _selection(house: House, clauses, text: str, name: str) -> tuple[str | None, tuple[str, ...]]:
+def _selection(house: House, clauses: list[s.Clause], text: str, name: str) -> tuple[str | None, tuple[str, ...]]:
     """The edition and variants the house file names, each refusal at its node."""
     here, data = house.here(), house.data
     d = options.declared(clauses, Sink(name, text))
@@ -148,16 +167,16 @@ def _patch(chosen: list[s.Clause], house: House, here: Located) -> list[s.Clause
     return clauses
 
 
-def _find(clauses: list[s.Clause], key: tuple, at: tuple, here: Located, what: str) -> int | None:
+def _find(clauses: list[s.Clause], key: tuple[str, str | None], at: NodePath, here: Located, what: str) -> int | None:
     index = next((i for i, c in enumerate(clauses) if options.key(c) == key), None)
     if index is None:
-        names = [options.key(c)[1] for c in clauses if options.key(c)[0] == key[0] and options.key(c)[1]]
+        names = [name for kind, name in map(options.key, clauses) if kind == key[0] and name]
         here.error(at, f"the ruleset has no {what} '{key[1]}'",
-                   near(key[1], names) or f"its {what}s: {', '.join(names) or 'none'}")
+                   near(key[1] or "", names) or f"its {what}s: {', '.join(names) or 'none'}")
     return index
 
 
-def _set(clauses, change: dict, at: tuple, why: s.Prov, here: Located) -> None:
+def _set(clauses: list[s.Clause], change: Change, at: NodePath, why: s.Prov, here: Located) -> None:
     index = _find(clauses, ("param", change["set"]), at + ("set",), here, "param")
     if index is None:
         return
@@ -171,7 +190,7 @@ def _set(clauses, change: dict, at: tuple, why: s.Prov, here: Located) -> None:
                              provs=c.provs + (why,))
 
 
-def _cards(clauses, change: dict, at: tuple, why: s.Prov, here: Located) -> None:
+def _cards(clauses: list[s.Clause], change: Change, at: NodePath, why: s.Prov, here: Located) -> None:
     verb = next(k for k in ("card", "add", "remove") if k in change)
     index = _find(clauses, ("card", change[verb]), at + (verb,), here, "card")
     if index is None:
@@ -192,12 +211,12 @@ def _cards(clauses, change: dict, at: tuple, why: s.Prov, here: Located) -> None
     clauses[index] = replace(c, items=items)
 
 
-def _in_house(here: Located, path: tuple) -> Span:
+def _in_house(here: Located, path: NodePath) -> Span:
     """The span of a YAML node, naming the house file: a value it sets is reported there."""
     return replace(here.span(path), file=here.file)
 
 
-def _replace(clauses, change: dict, at: tuple, why: s.Prov, house: House, here: Located) -> None:
+def _replace(clauses: list[s.Clause], change: Change, at: NodePath, why: s.Prov, house: House, here: Located) -> None:
     key = options.read_key(change["replace"])
     if key is None:
         here.error(at + ("replace",), f"'{change['replace']}' does not name a clause",
@@ -232,7 +251,7 @@ def _only(text: str, node: yaml.ScalarNode) -> str:
     return "\n".join(line if first <= i < last else "" for i, line in enumerate(text.split("\n")))
 
 
-def describe(change: dict) -> str:
+def describe(change: Change) -> str:
     """One change in words, as `house check` lists it."""
     if "set" in change:
         text = f"set {change['set']} to {change['to']}"
@@ -267,7 +286,7 @@ def _deals(loaded: Loaded, house: House, here: Located) -> None:
 # ---------------------------------------------------------------- the schema of one ruleset
 
 
-def ruleset_schema(path: str) -> dict:
+def ruleset_schema(path: str) -> Schema:
     """The house-rules schema narrowed to one ruleset, over all its legal selections: the names
     of its params (each with its range), cards, clauses, editions and variants, so that an
     editor completes and checks them as they are typed. A `RulesError` if the ruleset does not
@@ -279,7 +298,7 @@ def ruleset_schema(path: str) -> dict:
                                                                    else [(None, ())])]
     models = [loaded.model for _, loaded in load_all(text, name) if isinstance(loaded, Loaded)]
     if not models:
-        raise next(e for _, e in load_all(text, name))
+        raise next(e for _, e in load_all(text, name) if isinstance(e, RulesError))
     schema = copy.deepcopy(shipped_schema(SCHEMA))
     params = {p.name: p for m in models for p in m.params}
     defs, props = schema["$defs"], schema["properties"]

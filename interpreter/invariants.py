@@ -195,8 +195,11 @@ def _hidden(game: Game) -> list[tuple[str, str]]:
             expected[zone.name] = entries if zone.per_seat else entries[0]
         if view.get("zones") != expected:
             out += [(HIDDEN, f"seat {seat}'s view {problem}") for problem in _judge(seat, view.get("zones"), stacks)]
-        leaked = sorted({s for s in _strings([v for k, v in view.items() if k != "zones"])
+        leaked = sorted({s for s in _strings([v for k, v in view.items() if k not in ("zones", "values")])
                          if s.lower() in game.c.face_index} - rule_names)
+        seen = set(_strings(view.get("zones")))  # a named value may show a card the seat sees, and no other
+        leaked += sorted({s for s in _strings(list((view.get("values") or {}).values()))
+                          if s.lower() in game.c.face_index and s not in seen} - rule_names)
         if leaked:
             out.append((HIDDEN, f"seat {seat}'s view shows {', '.join(leaked)} outside its zones"))
     return out

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import random
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 from .bots import BOTS, Table
 from .seats import SeatError, parse_seat
@@ -138,7 +138,7 @@ def standing(game: Game) -> tuple[float, ...]:
     values = []
     for seat in range(game.n):
         env[slot] = seat
-        values.append(st.totals[seat] + c.score(env))
+        values.append(st.totals[seat] + cast(int, c.score(env)))  # the checker types a score int
     env[slot] = kept
     return tuple(values)
 
@@ -169,9 +169,10 @@ def play_measured(compiled: Compiled, index: int, game_seed: int, bot_seed: int,
                 limit = f"{MAX_DECISIONS:,} decisions"
                 break
             seat = game.to_move
+            assert seat is not None  # the match is not over: a seat is to move
             action = table.choose()
             play, face = action[0], action[1]
-            if play is not None:
+            if play is not None and play.value is None:  # a play of no card plays no kind
                 for f in face if isinstance(face, tuple) else (face,):
                     cards[seat][kind_of_face[f]] += 1
             table.play(action)
@@ -188,7 +189,8 @@ def play_measured(compiled: Compiled, index: int, game_seed: int, bot_seed: int,
                   tuple(st.totals), winners, tuple(r.reason for r in st.results), tuple(map(tuple, cards)), lead)
 
 
-def _by_team(compiled: Compiled, history: list[tuple[float, ...]], winners: tuple[int, ...]):
+def _by_team(compiled: Compiled, history: list[tuple[float, ...]],
+             winners: tuple[int, ...]) -> tuple[list[tuple[float, ...]], int]:
     """The history and the winner as the lead is read: by seat, or with `teams` by team (each
     team's value the sum of its seats'), so that partners are never each other's rivals."""
     if compiled.model.teams is None or not winners:
@@ -211,13 +213,13 @@ def measure(compiled: Compiled, games: int, seed: int, seats: tuple[str, ...], *
     draws them), in this process or in a pool of `workers`; the records come in match order and
     are the same whatever the number of workers. `progress()` is called after each match."""
     play = functools.partial(play_measured, seats=seats, rotate=rotate)
-    records = []
+    records: list[Record] = []
     played = matches(compiled, games, seed, workers=workers, play=play)
     try:
         for record in played:
-            records.append(record)
+            records.append(cast(Record, record))  # with `play`, what it returns: play_measured's Record
             if progress is not None:
                 progress()
     finally:
-        played.close()
+        played.close()  # type: ignore[attr-defined]  # a generator; selfplay.matches is typed Iterator for now
     return records

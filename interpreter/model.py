@@ -56,6 +56,14 @@ class ZoneRef:
 
 
 @dataclass(frozen=True)
+class ValueRef:
+    """A named value that lasts (`let NAME = ...` in setup or match), read by its name."""
+
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
 class AttrOf:
     obj: object
     attr: str
@@ -154,6 +162,8 @@ def names_read(e) -> frozenset[str]:
             return frozenset()
         case Ref(name=name):
             return frozenset((name,))
+        case ValueRef():
+            return frozenset((VALUES,))
         case ZoneRef(seat=seat):
             return frozenset((ZONES,)) | (names_read(seat) if seat is not None else frozenset())
         case AttrOf(obj=x) | Unary(operand=x) | Defined(body=x):
@@ -170,6 +180,7 @@ def names_read(e) -> frozenset[str]:
 
 
 ZONES = "@zones"  # in `names_read`: the expression reads a zone (no name has an @)
+VALUES = "@values"  # in `names_read`: the expression reads a named value
 ANYTHING = "@anything"
 
 
@@ -364,6 +375,60 @@ class NoAnswer:
 
 
 @dataclass(frozen=True)
+class SetValue:
+    """`then set NAME to EXPR`: the named value takes the expression's value, now."""
+
+    name: str
+    expr: object
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """`then end turn`: the turn under way is over once this step (or play) is done."""
+
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Guarded:
+    """`then EFFECT when COND`: the effect runs only when the condition holds as it is reached."""
+
+    effect: object
+    when: object
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class EffectStep:
+    """`then EFFECT [when COND]` as a turn step: it runs by itself, for the seat whose turn it is."""
+
+    effect: object
+    when: object | None
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Let:
+    """`let NAME = EXPR` in setup: the per-round value is set when setup reaches it."""
+
+    name: str
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Value:
+    """A named value that lasts: set by `let` (in setup, for each round; in match, once for
+    the match), changed by `then set`, read by its name."""
+
+    name: str
+    type: str
+    init: object
+    per_match: bool
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
 class MoveCards:
     """`move N [at random] [x] from SOURCE to DEST [where C]`: up to N cards (all, for None) of
     a zone of cards or a pile, from the top down (or at random), those for which C holds with
@@ -403,10 +468,10 @@ class Choose:
     """A target the move names besides the card: a seat, or a pile of a seat's zone. The move's
     @SEAT (or @SEAT/PILE) names it; the play's effects read it by `name`."""
 
-    kind: str  # "seat" or "pile"
+    kind: str  # "seat", "pile" or "value"
     name: str
-    zone: str | None  # the zone of piles, for a pile
-    seats: str  # "any" or "other"
+    zone: str | None  # the zone of piles, for a pile; the attribute, for a value
+    seats: str  # "any" or "other"; "" for a value
     where: object | None
     provenance: Provenance
 
@@ -424,7 +489,7 @@ class Window:
 @dataclass(frozen=True)
 class Play:
     name: str
-    card_zone: str
+    card_zone: str  # "" for a play of no card: it chooses a value (`ask @1 7`)
     card_filter: object | None
     card_provenance: Provenance
     dest_zone: str
@@ -437,6 +502,7 @@ class Play:
     effects: tuple[Merge | Reverse | NextTurn | MoveCards | MovePile | Swap | PassZone | NoAnswer, ...]
     provenance: Provenance
     dest_seat: object | None = None  # the seat expression, for dest_seats "seat"
+    value: Choose | None = None  # a chosen value: a play with one and no `card from` plays no card
 
 
 @dataclass(frozen=True)
@@ -596,6 +662,7 @@ class Ruleset:
     cleanup: tuple[Transfer, ...] = ()  # what happens when a round has ended, before it is scored
     display: tuple[Look, ...] = ()  # how cards are drawn for people, in file order
     display_provenance: Provenance = NO_PROVENANCE
+    values: tuple[Value, ...] = ()  # the named values that last, per match first
     teams: Teams | None = None  # the seats that play together, if any
 
 

@@ -162,8 +162,8 @@ def narrate(before: Snapshot, game, seat: int, move: Move | None = None, mover: 
 
 def _played_from(model: Ruleset, move: Move | None, mover: int | None) -> Place | None:
     """Where the move's card came from: its events are told first."""
-    if move is None or not move.card or mover is None:
-        return None
+    if move is None or not move.card or mover is None or model.play(move.play).value is not None:
+        return None  # a pass, or a play of no card: it names a value, and moves no card itself
     zone = model.play(move.play).card_zone
     return Place(zone, mover if model.zone(zone).per_seat else None)
 

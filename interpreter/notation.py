@@ -4,6 +4,7 @@
     put red7 @2/0        the same card onto pile 0 of seat 2's zone
     discard 8-hearts     a play to a shared zone names no seat
     lay 8-clubs /0       onto pile 0 of a shared zone of piles
+    ask 7 @1             a play of no card names a value where a card stands (`ask @1 7` too)
     red7 @2              the play's name may be left out when one play is open
     pass                 let a response window go by
 
@@ -73,6 +74,9 @@ def parse_move(text: str, open_plays: tuple[str, ...]) -> Move:
         raise MoveSyntaxError("an empty move", text, 1, HELP)
     if len(words) == 1 and words[0][0].lower() == "pass":
         return Move("pass", "")
+    inside = [w for w in words[1:-1] if w[0].startswith(("@", "/"))]
+    if len(inside) == 1:  # `ask @1 7`: a seat named before the value reads as after it
+        words = [w for w in words if w is not inside[0]] + inside
     target, column = words[-1]
     is_target = target.startswith(("@", "/"))
     found = _TARGET.match(target) if is_target else None

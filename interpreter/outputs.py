@@ -8,16 +8,15 @@ not an editor. Where `fcntl` is missing (Windows) files are written without lock
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
-try:
+if sys.platform != "win32":  # pragma: no branch - POSIX
     import fcntl
-except ImportError:  # pragma: no cover - not POSIX
-    fcntl = None
 
 LOCK_WAIT = 2.0  # seconds a finished file waits for another writer's rename before it gives up
 
@@ -53,7 +52,7 @@ def refuse_inputs(output: str | Path, inputs: Iterable[str | Path | None], optio
 
 
 def _lock(descriptor: int, path: str | Path, blocking: bool = False) -> None:
-    if fcntl is None:
+    if sys.platform == "win32":
         return
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
@@ -85,24 +84,29 @@ class Journal:
 
     def cut(self, size: int = 0) -> None:
         """Keep the first `size` bytes (0: none, a new journal); the next line goes after them."""
-        os.ftruncate(self.descriptor, size)
-        os.lseek(self.descriptor, 0, os.SEEK_END)
+        os.ftruncate(self._open(), size)
+        os.lseek(self._open(), 0, os.SEEK_END)
 
     def append(self, line: str) -> None:
         """Write `line` and its line end at once."""
         data = (line + "\n").encode("utf-8")
         while data:
-            data = data[os.write(self.descriptor, data):]
+            data = data[os.write(self._open(), data):]
         self.unsynced = True
 
     def sync(self) -> None:
         """Make the lines appended so far durable on the disk."""
         if self.unsynced:
+            self.unsynced = False  # first: a line appended while this syncs (from another thread) is marked anew
             try:
-                os.fsync(self.descriptor)
+                os.fsync(self._open())
             except OSError:  # a file system that cannot sync: written is what there is
                 pass
-            self.unsynced = False
+
+    def _open(self) -> int:
+        if self.descriptor is None:
+            raise ValueError(f"the journal {self.path} is closed")
+        return self.descriptor
 
     def close(self) -> None:
         if self.descriptor is not None:

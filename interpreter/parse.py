@@ -368,9 +368,31 @@ class _ToAst(Transformer):
     def move_pile(self, meta, c):  # (pile, to)
         return _clause("move_pile", meta, [c[0], c[1]], None)
 
-    def play_then(self, meta, c):  # (effect)
-        effect = c[0]
-        return s.Clause(effect.kind, effect.parts, _provs(c[1]), _span(meta))
+    def play_then(self, meta, c):  # (effect, guard or None)
+        return self._then(meta, c)
+
+    def turn_then(self, meta, c):  # (effect, guard or None): an effect as a turn step
+        return self._then(meta, c)
+
+    @staticmethod
+    def _then(meta, c):
+        """An effect with its provenance; with `when COND`, a `guarded` clause holding it."""
+        effect, when = c[0], c[1]
+        if when is None:
+            return s.Clause(effect.kind, effect.parts, _provs(c[2]), _span(meta))
+        return s.Clause("guarded", (effect, when), _provs(c[2]), _span(meta))
+
+    def play_choose_value(self, meta, c):  # (name, attribute, filter or None)
+        return _clause("choose_value", meta, ["value", _ident(c[0]), _ident(c[1]), "", c[2]], c[3])
+
+    def set_value(self, meta, c):  # (name, expression)
+        return _clause("set_value", meta, [_ident(c[0]), c[1]], None)
+
+    def end_turn(self, meta, c):  # ()
+        return _clause("end_turn", meta, [], None)
+
+    def let(self, meta, c):  # (name, expression)
+        return _clause("let", meta, [_ident(c[0]), c[1]], c[2])
 
     def merge(self, meta, c):  # (var, collection, filter or None)
         return _clause("merge", meta, [_ident(c[0]), c[1], c[2]], None)

@@ -90,7 +90,8 @@ def idle_state(game) -> tuple | None:
         return None
     st = game.state
     return (_frozen(st.zones), tuple(st.totals), st.round, st.active, st.step, st.direction, tuple(st.next_turns),
-            None if st.window is None else tuple(st.window), st.final_turns, frozenset(st.silent), st.passed)
+            None if st.window is None else tuple(st.window), st.final_turns, frozenset(st.silent), st.passed,
+            tuple(st.values))
 
 
 def idle_round(game) -> tuple[str, str]:

@@ -54,6 +54,8 @@ def as_seen(move: Move, mover: int, seat: int, model: Ruleset) -> Move:
     if not move.card:  # a pass
         return move
     play = model.play(move.play)
+    if play.value is not None:  # a play of no card names a value aloud: every seat hears it
+        return move
     source, dest = model.zone(play.card_zone), model.zone(play.dest_zone)
     if not sees(source, mover, seat) and not sees(dest, move.seat if dest.per_seat else None, seat):
         return move._replace(card=UNSEEN)

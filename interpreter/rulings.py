@@ -28,13 +28,15 @@ class Ruling:
 def read(path: Path) -> dict[str, Ruling | str]:
     """The document's rulings by anchor; a section's anchor maps to its title."""
     found: dict[str, Ruling | str] = {}
-    section, current, lines = "", None, []
+    section = ""
+    current: str | None = None
+    lines: list[str] = []
 
-    def close():
+    def close() -> None:
         if current is not None:
             found[current] = Ruling(current, section, " ".join(" ".join(lines).split()).replace("**", ""))
 
-    pending = None  # a section anchor on its own line, before its heading
+    pending: str | None = None  # a section anchor on its own line, before its heading
     for line in path.read_text(encoding="utf-8", errors="replace")[:MAX_BYTES].splitlines():
         item = re.match(r'\s*- <a id="([\w-]+)"></a>(.*)', line)
         if item:
@@ -46,8 +48,8 @@ def read(path: Path) -> dict[str, Ruling | str]:
             if line.startswith("#") and pending:
                 section, found[pending] = pending, line.lstrip("# ").strip()
                 pending = None
-            elif not line.startswith("#"):
-                pending = _ANCHOR.fullmatch(line.strip()).group(1)
+            elif anchor := _ANCHOR.fullmatch(line.strip()):  # matched above: a line of an anchor alone
+                pending = anchor.group(1)
         elif current is not None and line.strip():
             lines.append(line.strip())
         elif current is not None:

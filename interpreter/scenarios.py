@@ -372,6 +372,7 @@ def _start(s: Scenario) -> Game:
              for name, content in p["zones"].items()}
     try:
         game.set_position(zones, active=p.get("active", 0), round=p.get("round", 0), totals=p.get("totals"),
+                          values=p.get("values"),
                           rest=p.get("rest"))
     except (PositionError, EngineError) as e:
         raise _Failed(((), f"the position cannot be set: {e}")) from None
@@ -460,6 +461,10 @@ def _expect(game: Game, want: dict, ended: list) -> None:
     seat = want.get("by", game.to_move)
     if "view" in want:
         _expect_view(game, want["view"], seat, differ, bad)
+    if "values" in want:
+        shown = game.values(seat)
+        differ(("values",), "values" + ("" if seat is None else f", as seat {seat} sees them"), want["values"],
+               {name: shown.get(name, "(no such value)") for name in want["values"]})
     now = {"to_move": game.to_move, "active": None if game.over else st.active, "round": st.round,
            "totals": st.totals, "match_over": game.over, "winners": game.winners(), "cards_in_play": c.deck_size}
     for key in (k for k in now if k in want):

@@ -8,7 +8,7 @@ _PRECEDENCE = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=
                "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
 
 
-def unparse(e, outer: int = 0) -> str:
+def unparse(e: object, outer: int = 0) -> str:
     match e:
         case None:
             return "always"
@@ -18,7 +18,7 @@ def unparse(e, outer: int = 0) -> str:
             return "true" if value else "false"
         case m.Const(value=value):
             return str(value)
-        case m.Ref(name=name) | m.ParamRef(name=name):
+        case m.Ref(name=name) | m.ParamRef(name=name) | m.ValueRef(name=name):
             return name
         case m.ZoneRef(zone=zone, seat=None):
             return zone

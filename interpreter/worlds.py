@@ -101,7 +101,7 @@ class Knowledge:
         appeared, vanished = after.faces - before.faces, before.faces - after.faces
         announced: list[int] = []
         dest = None
-        if move.card:
+        if move.card and self.c.model.play(move.play).value is None:  # a play of no card moves none itself
             play = self.c.model.play(move.play)
             zones = self.c.zone_index
             for z in self._stirs[play.name]:

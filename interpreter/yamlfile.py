@@ -9,8 +9,10 @@ turns JSON Schema errors into one plain message each, at the node that is wrong.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from importlib.resources import files
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import jsonschema
 import yaml
@@ -26,6 +28,8 @@ MAX_DEPTH = 100  # levels of nesting: a house or scenario file needs five or six
 MAX_DIGITS = 30  # digits of a YAML integer; the schemas bound them far lower, int() refuses 4,300
 MERGE_TAG, STR_TAG, INT_TAG = "tag:yaml.org,2002:merge", "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same nodes, faster
+NodePath: TypeAlias = tuple[str | int, ...]  # keys and list indexes from the top of a YAML file to a node
+Schema: TypeAlias = dict[str, Any]  # a JSON Schema document, as json.loads reads it
 KINDS = {"object": "a mapping", "array": "a list", "string": "a text", "integer": "a whole number",
          "boolean": "true or false", "null": "null", "number": "a number"}
 
@@ -34,19 +38,21 @@ class Located:
     """The located errors of one YAML file, all collected before it is given up."""
 
     def __init__(self, file: str, text: str, tree: yaml.Node):
-        self.file, self.text, self.tree, self.items = file, text, tree, []
+        self.file, self.text, self.tree = file, text, tree
+        self.items: list[Diagnostic] = []
 
-    def span(self, path: tuple, key: bool = False) -> Span:
+    def span(self, path: NodePath, key: bool = False) -> Span:
         return span_of(node_at(self.tree, path, key))
 
-    def error(self, path: tuple, message: str, hint: str = "", key: bool = False) -> None:
+    def error(self, path: NodePath, message: str, hint: str = "", key: bool = False) -> None:
         d = Diagnostic("error", message, self.span(path, key), hint, self.file)
         if d not in self.items:
             self.items.append(d)
 
     def stop(self) -> None:
         if self.items:
-            raise RulesError(sorted(self.items, key=lambda d: (d.span.line, d.span.column)), self.text)
+            raise RulesError(sorted(self.items, key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0)),
+                             self.text)
 
 
 def read_file(path: str, what: str, kind: str) -> str:
@@ -55,12 +61,18 @@ def read_file(path: str, what: str, kind: str) -> str:
     return decode(read_bytes(path, MAX_BYTES, what, kind), path, kind)
 
 
-class _Loader(SAFE_LOADER):
+if TYPE_CHECKING:  # the C loader builds the same nodes; the stubs type the Python one
+    _SafeLoader = yaml.SafeLoader
+else:
+    _SafeLoader = SAFE_LOADER
+
+
+class _Loader(_SafeLoader):
     """The safe loader, with the two constructors that could fail without a location made
     located: a number too long for `int()`, a date that is no date (JSON has no dates: a
     date is kept as its text, and the schema says where a text is wrong)."""
 
-    def construct_yaml_int(self, node):
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         if len(node.value) > MAX_DIGITS:
             raise yaml.constructor.ConstructorError(None, None, f"a number of more than {MAX_DIGITS} digits",
                                                     node.start_mark)
@@ -68,7 +80,8 @@ class _Loader(SAFE_LOADER):
 
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_str)
+_Loader.add_constructor("tag:yaml.org,2002:timestamp",  # type: ignore[type-var]  # stubs: self is a SafeConstructor
+                        _Loader.construct_yaml_str)
 
 
 def read_yaml(text: str, file: str, first_key: str) -> tuple[yaml.Node, object]:
@@ -122,6 +135,7 @@ def _no_deep_nesting(text: str, file: str) -> None:
             depth += 1
             if depth > MAX_DEPTH:
                 mark = event.start_mark
+                assert mark is not None  # the parser marks every event
                 raise RulesError([Diagnostic("error", f"the file nests more than {MAX_DEPTH} levels deep",
                                              Span.point(mark.line + 1, mark.column + 1),
                                              "a house or scenario file nests a few levels: is it the right file?",
@@ -135,7 +149,7 @@ def _check_nodes(tree: yaml.Node, file: str, text: str) -> None:
     followed, nests at most MAX_DEPTH levels and holds no alias to itself. Walked without
     recursion: a node's depth is known once its children's are."""
     depth: dict[int, int] = {}
-    todo: list[tuple[yaml.Node, bool, frozenset]] = [(tree, False, frozenset())]
+    todo: list[tuple[yaml.Node, bool, frozenset[int]]] = [(tree, False, frozenset())]
     while todo:
         node, children_done, above = todo.pop()
         children = ([x for pair in node.value for x in pair] if isinstance(node, yaml.MappingNode) else
@@ -161,7 +175,7 @@ def _check_nodes(tree: yaml.Node, file: str, text: str) -> None:
 
 def _keys(node: yaml.MappingNode, file: str, text: str) -> None:
     """A mapping's keys: each a text or a whole number (a seat), none twice."""
-    keys = {}
+    keys: dict[str, yaml.ScalarNode] = {}
     for k, _ in node.value:
         if isinstance(k, yaml.ScalarNode) and k.tag == MERGE_TAG:
             continue
@@ -184,7 +198,8 @@ class _TooLarge(Exception):
     pass
 
 
-def _as_json(x, budget: list[int]):
+def _as_json(x: object, budget: list[int]) -> object:
+    """What the safe loader built, each mapping key as text; the schema says what is wrong in it."""
     budget[0] -= 1
     if budget[0] < 0:
         raise _TooLarge
@@ -195,7 +210,7 @@ def _as_json(x, budget: list[int]):
     return x
 
 
-def node_at(tree: yaml.Node, path: tuple, key: bool = False) -> yaml.Node:
+def node_at(tree: yaml.Node, path: NodePath, key: bool = False) -> yaml.Node:
     """The node at a JSON path, or the deepest one on the way; `key`: the last key's own node."""
     node = tree
     for i, part in enumerate(path):
@@ -218,11 +233,12 @@ def span_of(node: yaml.Node) -> Span:
 
 
 @cache
-def shipped_schema(name: str) -> dict:
-    return json.loads((files("cardrules.schemas") / name).read_text("utf-8"))
+def shipped_schema(name: str) -> Schema:
+    schema: Schema = json.loads((files("cardrules.schemas") / name).read_text("utf-8"))
+    return schema
 
 
-def validate(data, schema: dict, here: Located) -> None:
+def validate(data: object, schema: Schema, here: Located) -> None:
     """Every way `data` breaks `schema`, each said once, plainly, at its node. Where a list
     item may take one of several shapes (`oneOf`), the shape its keys announce is the one it
     is checked against, so the message is about that shape, not a list of all of them."""
@@ -232,57 +248,61 @@ def validate(data, schema: dict, here: Located) -> None:
 
 # JSON Schema's `integer` takes 2.0, which would reach the compiler and the logs as a float:
 # here a whole number is written as one.
-_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=(
+_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # the stubs leave extend untyped
+    jsonschema.Draft202012Validator, type_checker=(
     jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda checker, x: isinstance(x, int) and not isinstance(x, bool))))
 
 
-def _report(e: jsonschema.ValidationError, here: Located, root: dict) -> None:
-    path, title = tuple(e.absolute_path), e.schema.get("title", "")
-    if e.validator == "additionalProperties" and "properties" in e.schema:
-        known = e.schema["properties"]
-        for k in (k for k in e.instance if k not in known):
+def _report(e: jsonschema.ValidationError, here: Located, root: Schema) -> None:
+    schema: Mapping[str, Any] = e.schema if isinstance(e.schema, Mapping) else {}  # not a boolean schema
+    instance: Any = e.instance  # the JSON data that failed, of any shape
+    value: Any = e.validator_value  # the failed keyword's value, as the schema's JSON writes it
+    path, title = tuple(e.absolute_path), schema.get("title", "")
+    if e.validator == "additionalProperties" and "properties" in schema:
+        known = schema["properties"]
+        for k in (k for k in instance if k not in known):
             guess = near(k, known)
             here.error(path + (k,), (f"{title}: " if title else "") + f"unknown key '{k}'",
                        (f"{guess} " if guess else "") + f"The keys here: {', '.join(known)}.", key=True)
     elif "propertyNames" in e.relative_schema_path:
-        here.error(path + (e.instance,), f"'{e.instance}' is not {e.schema['description']}", key=True)
+        here.error(path + (instance,), f"'{instance}' is not {schema['description']}", key=True)
     elif e.validator in ("oneOf", "anyOf"):
         chosen = _announced(e, root)
         if chosen is not None:
             for sub in chosen:
                 _report(sub, here, root)
-        elif "description" in e.schema:
-            has = f"; this one has {', '.join(e.instance)}" if isinstance(e.instance, dict) and e.instance else ""
-            here.error(path, e.schema["description"] + has)
+        elif "description" in schema:
+            has = f"; this one has {', '.join(instance)}" if isinstance(instance, dict) and instance else ""
+            here.error(path, schema["description"] + has)
         else:
             best = jsonschema.exceptions.best_match(e.context)
             _report(best, here, root) if best is not None else here.error(path, e.message)
     elif e.validator == "required":
-        missing = [k for k in e.validator_value if k not in e.instance]
+        missing = [k for k in value if k not in instance]
         here.error(path, f"{title or 'this mapping'} needs {', '.join(repr(k) for k in missing)}")
     elif e.validator == "dependentRequired":
-        for k, needs in e.validator_value.items():
-            if k in e.instance:
+        for k, needs in value.items():
+            if k in instance:
                 here.error(path + (k,), f"'{k}' goes with {', '.join(repr(n) for n in needs)}", key=True)
-    elif e.validator == "enum" and isinstance(e.instance, str):
-        guess = near(e.instance, [v for v in e.validator_value if isinstance(v, str)])
+    elif e.validator == "enum" and isinstance(instance, str):
+        guess = near(instance, [v for v in value if isinstance(v, str)])
         where = _last_key(path)
-        here.error(path, (f"{where}: " if where else "") + f"'{e.instance}' is not one of the names here",
+        here.error(path, (f"{where}: " if where else "") + f"'{instance}' is not one of the names here",
                    (f"{guess} " if guess else "") + "One of: "
-                   + ", ".join(map(str, e.validator_value[:30])) + (", ..." if len(e.validator_value) > 30 else ""))
+                   + ", ".join(map(str, value[:30])) + (", ..." if len(value) > 30 else ""))
     else:
         where = _last_key(path)
         message = e.message if e.validator != "type" else "expected {}, found {}".format(
-            " or ".join(KINDS[t] for t in ([e.validator_value] if isinstance(e.validator_value, str)
-                                            else e.validator_value)), kind_of(e.instance))
+            " or ".join(KINDS[t] for t in ([value] if isinstance(value, str)
+                                            else value)), kind_of(instance))
         here.error(path, (f"{where}: " if where else "") + message)
 
 
-def _announced(e: jsonschema.ValidationError, root: dict) -> list | None:
+def _announced(e: jsonschema.ValidationError, root: Schema) -> list[jsonschema.ValidationError] | None:
     """The errors of the one branch of a oneOf/anyOf whose first `required` key the instance
     has (the branch its keys announce: `set:` announces a setting), or None when not one does."""
-    if not isinstance(e.instance, dict):
+    if not isinstance(e.instance, dict) or not isinstance(e.schema, Mapping) or not isinstance(e.validator, str):
         return None
     branches = [root["$defs"][b["$ref"].removeprefix("#/$defs/")] if b.get("$ref", "").startswith("#/$defs/") else b
                 for b in e.schema.get(e.validator, [])]
@@ -292,11 +312,11 @@ def _announced(e: jsonschema.ValidationError, root: dict) -> list | None:
     return [sub for sub in e.context if sub.relative_schema_path and sub.relative_schema_path[0] == fitting[0]]
 
 
-def _last_key(path: tuple) -> str:
+def _last_key(path: NodePath) -> str:
     return next((p for p in reversed(path) if isinstance(p, str) and not p.isdigit()), "")
 
 
-def kind_of(x) -> str:
+def kind_of(x: object) -> str:
     """What a YAML value is, in a few words, for a message."""
     if isinstance(x, (dict, list)):
         return KINDS["object" if isinstance(x, dict) else "array"]

@@ -24,11 +24,12 @@ from .conftest import REPO, RULESETS
 from .test_blocks import REPEAT, STARS, TRADE
 from .test_engine import FINAL, KINDS, QUICK, RAID
 from .test_invariants import TEXTS
+from .test_values import LEDGER
 
 BLOCKS = {**TEXTS, "trade": TRADE, "repeat": REPEAT, "stars": STARS, "kinds": KINDS, "quick": QUICK, "raid": RAID,
-          "final": FINAL}
+          "final": FINAL, "ledger": LEDGER}
 
-SHIPPED = ("klats", "arne_92", "arne_total")
+SHIPPED = ("klats", "arne_92", "arne_total", "go_fish", "whist")
 EXAMPLES = sorted((REPO / "docs" / "examples").glob("*.rules"))
 
 
@@ -57,7 +58,7 @@ def test_the_fast_engine_equals_the_reference_on_klats_at_every_count(klats, pla
 
 
 @pytest.mark.parametrize("name", [*(p.stem for p in EXAMPLES), "windows", "pickpocket", "trade", "repeat", "stars",
-                                  "kinds", "quick", "raid", "final"])
+                                  "kinds", "quick", "raid", "final", "ledger"])
 def test_the_fast_engine_equals_the_reference_on_the_small_games(name):
     """The docs' examples and the tests' small games, each showing some block at work."""
     path = REPO / "docs" / "examples" / f"{name}.rules"
@@ -97,7 +98,8 @@ def test_scenarios_pass_on_both_engines(monkeypatch, engine, name):
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])
 @pytest.mark.parametrize("name, selection, players", [("klats", None, 3), ("arne_92", None, 3),
-                                                      ("arne_total", "en", 4), ("arne_total", "ru", 2)])
+                                                      ("arne_total", "en", 4), ("arne_total", "ru", 2),
+                                                      ("go_fish", None, 3), ("whist", None, 4)])
 def test_invariants_hold_on_both_engines(engine, name, selection, players):
     checker = Checker()
     run(compile_ruleset(load(str(RULESETS / f"{name}.rules"), selection).model, players), 8, seed=players,
@@ -117,8 +119,8 @@ def test_both_engines_give_the_same_self_play_figures(klats):
 HOSTILE = [("zone hand", "zone __import__"), ("from hand", "from __import__"), ("to hand", "to __import__"),
            ("hand of s", "__import__ of s"), ("play put", "play exec"), ("of put or", "of exec or"),
            ("card skull", "card os_system"), ('face "{colour}{value}"', 'face "\\"\\"\\"{colour}\')\\\\n{value}"')]
-OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R|E|ix)\d+|"
-                       r"effect\d+_\d+|setup\d+")
+OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R|E|ix|V)\d+|"
+                       r"effect\d+_\d+(_0)*|step\d+(_0)*|setup\d+|value\d+")
 FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "i", "pile", "face", "card", "c", "f",
          "mate_face", "NO_CARD", "NO_MATE", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod", "_top",
          "_bottom", "items", "append", "isdisjoint", "fromkeys", "round_end", "dirty", "final_when", "score",
@@ -130,7 +132,8 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          "over", "step", "plays", "round_plays", "idle_turns", "passed", "next_turns", "direction", "window",
          "final_turns", "silent", "clear", "drawn", "taken", "_actions", "_dirty", "_advance", "_end_round",
          "_take_face", "_turn_over", "_open_window", "_forget", "_wrote", "PASS", "EngineError", "endless_round",
-         "answers", "_answers", "answer", "answered", "closed", "_window_actions", "TEAM", "PARTNER", "_team_total"}
+         "answers", "_answers", "answer", "answered", "closed", "_window_actions", "TEAM", "PARTNER", "_team_total",
+         "_best", "values", "played"}
 
 
 def names_in(source: str) -> set[str]:
@@ -144,6 +147,20 @@ def hostile_model():
         assert old in text
         text = text.replace(old, new)
     return load_text(text, "hostile.rules").model
+
+
+def test_the_new_blocks_are_generated_with_our_names_only():
+    """Values, plays of a value, effect steps, guarded effects, best and played_by are written
+    into the module (not left to closures), named by number."""
+    model = load_text(LEDGER, "ledger.rules").model
+    c = compile_ruleset(model, 3)
+    gen = codegen.generated(c)
+    assert {n for n in names_in(gen.source) if n not in FIXED and not OUR_NAMES.fullmatch(n)} == set()
+    for name in ("calls", "high", "lead", "call", "drop", "victim"):
+        assert not re.search(rf"\b{name}\b", gen.source)
+    assert "_best(" in gen.source and ".played[" in gen.source and ".values[" in gen.source
+    assert len(gen.effect_steps) == 1 and list(gen.values) == [0] and all(e.__name__.startswith(("effect", "step")) for e in
+                                              gen.effects[c.plays[1].index] + gen.effects[c.plays[0].index])
 
 
 def test_generated_source_holds_only_our_names_even_for_hostile_names_and_faces():
