@@ -15,12 +15,12 @@ class Drawn:
     colour: str | None  # a terminal colour name, or None
 
 
-def fill(template: str, values: dict, attributes: dict[str, m.Attribute], lang: str | None = None,
-         symbols: dict[tuple[str, object], str] | None = None) -> str:
+def fill(template: str, values: dict[str, str | int], attributes: dict[str, m.Attribute], lang: str | None = None,
+         symbols: dict[tuple[str, str | int], str] | None = None) -> str:
     """A face template with the card's values in place: a value's symbol when `symbols` gives one,
     else, in a language, an enum value's label there when it has one, else the value."""
     def value(hole: str) -> str:
-        v = values.get(hole, "")
+        v: str | int = values.get(hole, "")
         if symbols and (hole, v) in symbols:
             return symbols[hole, v]
         a = attributes.get(hole)
@@ -39,7 +39,7 @@ def drawings(model: m.Ruleset, lang: str | None = None) -> dict[str, Drawn]:
     drawn = {}
     for card in model.deck:
         kind, values = kinds[card.kind], dict(card.attributes)
-        template = dict(kind.faces).get(lang, kind.face)
+        template = dict(kind.faces).get(lang, kind.face) if lang else kind.face
         colour = next((c for attr, value, c in colours if values.get(attr) == value), None)
-        drawn[dict(card.names).get(lang, card.face)] = Drawn(fill(template, values, attributes, lang, symbols), colour)
+        drawn[dict(card.names).get(lang, card.face) if lang else card.face] = Drawn(fill(template, values, attributes, lang, symbols), colour)
     return drawn
