@@ -11,6 +11,7 @@ from rich.segment import Segment
 
 from typing import Annotated, Optional
 
+from . import i18n
 from ..interpreter import gamelog
 from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
 from ..interpreter.diagnostics import RulesError, render_all
@@ -74,8 +75,8 @@ Variants = Annotated[Optional[list[str]], typer.Option(
     "--variant", "-V", metavar="NAME", help="A variant to use (repeatable); FILE+NAME says the same. "
                                             "`cardrules check FILE` lists them.", show_default=False)]
 Lang = Annotated[Optional[str], typer.Option(
-    "--lang", metavar="LANG", help="Show cards in this language (e.g. ru, en) when the ruleset names them so; "
-                                   "moves may name cards in any of its languages.", show_default=False)]
+    "--lang", metavar="LANG", help="Speak this language (en, ru) and show cards in it when the ruleset names "
+                                   "them so; moves may name cards in any of its languages.", show_default=False)]
 
 
 def seed_in_range(seed: int | None) -> int | None:
@@ -166,6 +167,8 @@ def compile_or_exit(loaded: Loaded, players: int | None, params: dict[str, int] 
     model = loaded.model
     count = players if players is not None else model.counts[0]
     lang = lang or model.language
+    if lang is not None and lang not in model.languages and lang in ("en", *i18n.languages()):
+        lang = None  # the interface speaks it; the cards keep their faces
     if lang is not None and lang not in model.languages:
         raise fail(f"{model.file} names its cards in no language '{lang}'",
                    "its languages: " + (", ".join(model.languages) or "none besides the faces themselves"), EXIT_USAGE)

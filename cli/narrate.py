@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..interpreter.narration import DirectionChanged, Event, Merged, Moved, Place, Renumbered, RoundOver, TurnGiven
 from ..interpreter.redact import UNSEEN
-from .i18n import _
+from .i18n import _, ngettext
 
 
 def place_text(place: Place, viewer: int) -> str:
@@ -22,7 +22,8 @@ def cards_text(cards: tuple[str, ...]) -> str:
     """The faces seen, and a count of the cards not seen."""
     seen = [c for c in cards if c != UNSEEN]
     hidden = len(cards) - len(seen)
-    parts = seen + ([_("a card") if hidden == 1 else _("{n} cards").format(n=hidden)] if hidden else [])
+    parts = seen + ([_("a card") if hidden == 1 else ngettext("{n} card", "{n} cards", hidden).format(n=hidden)]
+                    if hidden else [])
     return ", ".join(parts)
 
 
@@ -59,7 +60,7 @@ def round_over_text(number: int, reason: str, words: str, plays: int | None = No
     """`round 1 over after 9 plays (END): ...` with the end rule in words."""
     head = _("round {n} over").format(n=number + 1)
     if plays is not None:
-        head += " " + (_("after 1 play") if plays == 1 else _("after {n} plays").format(n=plays))
+        head += " " + ngettext("after {n} play", "after {n} plays", plays).format(n=plays)
     if words and words != reason:
         return _("{head} ({reason}): {words}").format(head=head, reason=reason, words=words)
     return _("{head} ({reason})").format(head=head, reason=reason)

@@ -34,7 +34,7 @@ from ..interpreter import narration
 from ..interpreter.narration import RoundOver, narrate, round_words, snapshot
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset, selection_text
-from ..interpreter.notation import HELP, AmbiguousMoveError, IllegalMoveError, MoveError, matching, parse_move
+from ..interpreter.notation import HELP, AmbiguousMoveError, Move, IllegalMoveError, MoveError, matching, parse_move
 from ..interpreter.progress import endless_round, round_bound
 from ..interpreter.redact import as_seen
 from ..interpreter.rulings import cited
@@ -44,9 +44,9 @@ from ..interpreter.worlds import Memory
 from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
                      load_or_exit, out, parse_params, seats_or_exit, seed_in_range)
 from .logs import read_or_exit, writable_or_exit
-from .i18n import _
+from .i18n import _, ngettext, use
 from .narrate import event_text, round_over_text
-from .render import breakdown_of, changes_of, moves_of, plural, view_of
+from .render import Paint, breakdown_of, changes_of, moves_of, painter, plain, plural, view_of
 
 MAX_DIGITS = 9  # a move number, or a param: numbers up to 999,999,999
 MAX_LINE = 10_000  # characters of a line typed or piped at the prompt
@@ -54,21 +54,38 @@ COMMANDS = ("help", "moves", "view", "score", "rules", "hint", "why ", "card ", 
 MANY = 6  # moves an ambiguous shortened move lists
 HINT_SECONDS = 0.9  # the search behind `hint`: about a second
 HINTS = 3  # moves shown
-HELP_TEXT = f"""\
-Type a move's number from the list, or the move itself: {HELP}.
-The play's name may be left out when only one play is open. Seats and piles count from 0;
-piles read bottom to top, the top card last.
+
+
+def help_text(examples: str) -> str:
+    """`help`: how to type a move, with `examples` from the game at hand, and the commands."""
+    return _("""\
+Type a move's number from the list, or the move itself: the play, the card,
+then @SEAT for a seat's zone (a new pile there) or @SEAT/PILE onto a pile.
+Here, for instance:
+  {examples}
+The play's name may be left out when only one play is open, and any part of a
+move that is clear without it: `CARD` for `PLAY CARD @SEAT` when it is the only
+one. Seats and piles count from 0; piles read bottom to top, the top card last.
   moves      list the legal moves again      view   show the table again
   score      each seat's round score so far, clause by clause
   rules      the rules of this game in short
-  hint       what the ismcts bot would play here: its top moves, how often it tried
-             each and how often that won, from what your seat knows
+  hint       what the ismcts bot would play here: its top moves, how often it
+             tried each and how often that won, from what your seat knows
   why MOVE   which rule forbids MOVE         quit   stop the game (also Ctrl-D)
-  card NAME  what a card does, and which rules say so; `card` alone lists the kinds
+  card NAME  what a card does, and which rules say so; `card` alone lists the
+             kinds
   undo       take back your last move and the bots' moves after it
   auto-pass on|off        pass response windows by themselves (off at the start)
-  auto-pass on except NAME, ...   ... unless you could play one of these cards or kinds
-A move may leave out any part that is clear without it: `CARD` for `PLAY CARD @SEAT` when it is the only one."""
+  auto-pass on except NAME, ...   ... unless you could play one of these cards
+                                  or kinds""").format(examples=examples)
+
+
+def examples_of(moves: list[Move]) -> str:
+    """A legal move of each form there is now (onto a pile, to a seat, neither), for `help`."""
+    forms: dict[tuple[bool, bool], Move] = {}
+    for move in moves:
+        forms.setdefault((move.pile is not None, move.seat is not None), move)
+    return ", ".join(str(m) for m in forms.values()) or "pass"
 
 
 def _is_number(text: str) -> bool:
@@ -100,6 +117,8 @@ def _stop_on(signum: int, frame) -> None:
 class _Pipe:
     """Lines from a pipe or file; each is echoed after its prompt."""
 
+    terminal = False
+
     def read(self, prompt: str, words: list[str]) -> str:
         line = sys.stdin.readline(MAX_LINE + 1)  # bounded: `< /dev/zero` has no line end
         if not line:
@@ -113,6 +132,8 @@ class _Pipe:
 
 class _Terminal:
     """A prompt with completion of the legal moves and commands, and history."""
+
+    terminal = True
 
     def __init__(self):
         from prompt_toolkit import PromptSession
@@ -134,9 +155,11 @@ class Session:
     appends each to the journal, if there is one, as it is made."""
 
     def __init__(self, game: Game, kinds: list[str], reader, journal: outputs.Journal | None = None,
-                 movers: list[int] | None = None, moves: list[str] | None = None, lang: str | None = None):
+                 movers: list[int] | None = None, moves: list[str] | None = None, lang: str | None = None,
+                 faces: str | None = None):
         """`moves` (and the seats that made them, `movers`) are those `game` has had already: a
-        resumed game's."""
+        resumed game's. `lang`: the interface's language, for the rules' words; `faces`: the
+        language the cards and the game's name are shown in."""
         self.game, self.kinds, self.reader, self.journal = game, kinds, reader, journal
         self.moves: list[str] = list(moves or ())
         self.movers: list[int] = list(movers or ())
@@ -154,6 +177,10 @@ class Session:
         self.shown: dict[int, dict] = {}  # seat -> the view shown at its last prompt
         self.auto_pass, self.auto_pass_except = False, frozenset()  # `auto-pass on except NAME, ...`
         self.auto_passed = False  # the move to come is auto-pass's
+        model = game.c.model
+        self.title = dict(model.names).get(faces, model.title) if faces else model.title
+        self.paint: Paint = painter(model, faces, out.is_terminal) if reader.terminal else plain
+        self.asked: int | None = None  # the seat asked last: in hot-seat, a new one is handed the screen
 
     def _seat_table(self) -> Seating:
         """The match played again from the deal into a table that keeps, for every seat, the moves
@@ -179,6 +206,8 @@ class Session:
             else:
                 action = self.table.choose(bot_for(self.kinds[seat], game.seed, seat, len(self.moves)))
             move = game.move_of(action)
+            if self.hot_seat and self.reader.terminal and self.kinds[seat] == HUMAN:
+                out.clear()  # the hand just played from leaves the screen before anyone else looks
             in_window = game.state.window is not None
             before = snapshot(game)
             self.table.play(action)
@@ -189,12 +218,12 @@ class Session:
             if game.state.round_plays > self.round_bound:
                 raise EngineError(*endless_round(game))
             shown = move if seat == self.viewer else as_seen(move, seat, self.viewer, game.c.model)
+            said = _("seat {seat} ({kind}): {move}").format(seat=seat, kind=self.kinds[seat], move=shown)
             if self.auto_passed:
-                out.print(f"seat {seat} ({self.kinds[seat]}): {shown} " + _("(auto-pass)"), markup=False, style="dim")
+                out.print(said + " " + _("(auto-pass)"), markup=False, style="dim")
                 self.auto_passed = False
             elif not (in_window and not move.card and self.kinds[seat] != HUMAN):  # a bot letting a window go: nothing to tell
-                out.print(f"seat {seat} ({self.kinds[seat]}): {shown}", markup=False,
-                          style="dim" if self.kinds[seat] != HUMAN else "")
+                out.print(said, markup=False, style="dim" if self.kinds[seat] != HUMAN else "")
             for event in narrate(before, game, self.viewer, move, seat, self.end_words):
                 if not isinstance(event, RoundOver):  # the round's report tells it
                     out.print("    " + event_text(event, self.viewer), markup=False)
@@ -207,7 +236,7 @@ class Session:
         played again from its seed up to the move before."""
         last = max((k for k, seat in enumerate(self.movers) if self.kinds[seat] == HUMAN), default=None)
         if last is None:
-            err.print("nothing to undo: no person has moved yet", markup=False)
+            err.print(_("nothing to undo: no person has moved yet"), markup=False)
             return
         count = len(self.moves) - last
         taken = self.moves[last:]
@@ -218,7 +247,8 @@ class Session:
             self.journal.append(gamelog.undo_line(count))
         self.rounds_shown = len(game.state.results)
         self.shown.clear()  # the table is shown whole again
-        out.print(f"took back {plural(count, 'move')}: {', '.join(taken)}", markup=False)
+        out.print(_("took back {moves}: {list}").format(moves=plural(count, "move"), list=", ".join(taken)),
+                  markup=False)
 
     def _ask(self, seat: int) -> tuple:
         """A person's decision: commands are answered until a legal move is given. The journal is
@@ -229,27 +259,29 @@ class Session:
         auto = self._auto_pass(seat)
         if auto is not None:
             return auto
-        if self.hot_seat:
-            out.rule(f"seat {seat}: your turn", style="bold")
+        if self.hot_seat and seat != self.asked:
+            self._hand_over(seat)
+            self.shown.pop(seat, None)  # the screen was cleared: the table is shown whole
+        self.asked = seat
         self._show_changes(seat)
-        prompt = f"seat {seat}> "
+        prompt = _("seat {seat}> ").format(seat=seat)
         while True:
             words = [str(m) for m in game.legal_moves(seat)] + list(COMMANDS)
             try:
                 line = self.reader.read(prompt, words).strip()
             except EOFError:
-                raise Quit("end of input") from None
+                raise Quit(_("end of input")) from None
             if not line:
                 continue
             command, _sep, rest = line.partition(" ")
             if command in ("quit", "exit"):
-                raise Quit("quit")
+                raise Quit(_("quit"))
             if command == "undo":
                 return UNDO
             if command in ("help", "?"):
-                out.print(HELP_TEXT, markup=False, soft_wrap=False)
+                out.print(help_text(examples_of(game.legal_moves(seat))), markup=False, soft_wrap=False)
             elif command == "moves":
-                out.print(moves_of(game.legal_moves(seat)))
+                out.print(moves_of(game.legal_moves(seat), self.paint))
             elif command == "view":
                 self._show(seat, moves=False)
             elif command == "score":
@@ -273,7 +305,25 @@ class Session:
                 try:
                     return self._action(line, seat)
                 except MoveError as e:
-                    err.print(e.render(), markup=False, soft_wrap=False)
+                    self._refuse(e, seat)
+
+    def _hand_over(self, seat: int) -> None:
+        """Hot-seat: the next person takes the keyboard. At a terminal the screen was cleared
+        after the last person's move, and the hand waits for Enter; from a pipe, a line."""
+        if not self.reader.terminal:
+            out.rule(_("seat {seat}: your turn").format(seat=seat), style="bold")
+            return
+        try:
+            self.reader.read(_("seat {seat}, press Enter").format(seat=seat) + " ", [])
+        except EOFError:
+            raise Quit(_("end of input")) from None
+        out.clear()
+
+    def _refuse(self, e: MoveError, seat: int) -> None:
+        """A move that cannot be played: where and why, the notation's example from this game."""
+        if e.hint == HELP:
+            e.hint = _("e.g. {examples}").format(examples=examples_of(self.game.legal_moves(seat)))
+        err.print(e.render(), markup=False, soft_wrap=False)
 
     def _action(self, line: str, seat: int) -> tuple:
         """The action a typed number or move names, whole or with its unambiguous parts left out;
@@ -282,8 +332,8 @@ class Session:
         if _is_number(line):
             number = int(line) if len(line) <= MAX_DIGITS else 0
             if not 1 <= number <= len(moves):
-                raise MoveError(f"there is no move {clip(line, 20)}: the moves are numbered 1 to {len(moves)}",
-                                clip(line, 20), 1, "type 'moves' to list them")
+                raise MoveError(_("there is no move {number}: the moves are numbered 1 to {last}").format(
+                    number=clip(line, 20), last=len(moves)), clip(line, 20), 1, _("type 'moves' to list them"))
             line = str(moves[number - 1])
         try:
             return self.game.action_of(parse_move(line, self.game.open_plays()))
@@ -327,32 +377,33 @@ class Session:
 
     def _why(self, text: str, seat: int) -> None:
         if not text:
-            err.print(f"why what? e.g. why {self.game.legal_moves(seat)[0]}", markup=False)
+            err.print(_("why what? e.g. why {move}").format(move=self.game.legal_moves(seat)[0]), markup=False)
             return
         try:
             move = self.game.move_of(self._action(text, seat)) if _is_number(text) else parse_move(
                 text, self.game.open_plays())
         except MoveError as e:
-            err.print(e.render(), markup=False, soft_wrap=False)
+            self._refuse(e, seat)
             return
         try:  # a card may be named in any of the ruleset's languages: the engine reads the move
             legal = self.game.move_of(self.game.action_of(move))
         except MoveError:
             out.print(f"{move}: {self.game.why_illegal(move)}", markup=False, soft_wrap=False)
         else:
-            out.print(f"{legal} is legal now", markup=False)
+            out.print(_("{move} is legal now").format(move=legal), markup=False)
 
     def _hint(self, seat: int) -> None:
         """The ismcts search of the seat's position, from what the seat knows: its top moves."""
         seen = self.table.seat_view(seat)
         edges = search(Memory().sampler(seen), seat, seen.actions(), random.Random(), seconds=HINT_SECONDS)
         if not edges:
-            out.print("no hint: the search found no move to try", markup=False)
+            out.print(_("no hint: the search found no move to try"), markup=False)
             return
-        out.print(f"hint ({sum(e.visits for e in edges)} searches from what seat {seat} knows):", markup=False)
+        out.print(_("hint ({searches} searches from what seat {seat} knows):").format(
+            searches=sum(e.visits for e in edges), seat=seat), markup=False)
         for rank, e in enumerate(edges[:HINTS], 1):
-            out.print(f"  {rank}. {self.game.move_of(e.action)}  tried {e.visits} times, won {e.win_rate:.0%}",
-                      markup=False)
+            out.print("  " + _("{rank}. {move}  tried {visits} times, won {rate:.0%}").format(
+                rank=rank, move=self.game.move_of(e.action), visits=e.visits, rate=e.win_rate), markup=False)
 
     def _card(self, name: str) -> None:
         if not name:
@@ -361,7 +412,8 @@ class Session:
         try:
             info = describe(self.game.c, name)
         except UnknownCard as e:
-            err.print(f"{e}\n  hint: {e.hint + ' ' if e.hint else ''}`card` alone lists the card kinds", markup=False)
+            err.print(f"{e}\n  " + _("hint: {hint}`card` alone lists the card kinds").format(
+                hint=e.hint + " " if e.hint else ""), markup=False)
             return
         out.print(card_of(info), soft_wrap=False)
         out.print(rulings_of(info, self.game.c.model.file), soft_wrap=False)
@@ -378,10 +430,10 @@ class Session:
     def _show(self, seat: int, moves: bool = True) -> None:
         scores = self.scorer.scores(self.game, self.viewer)
         view = self.game.view(seat)
-        out.print(view_of(view, self.game.c.model, self.kinds, scores))
+        out.print(view_of(view, self.game.c.model, self.kinds, scores, self.paint, self.title))
         self.shown[seat] = view
         if moves:
-            out.print(moves_of(self.game.legal_moves(seat)))
+            out.print(moves_of(self.game.legal_moves(seat), self.paint))
 
     def _show_changes(self, seat: int) -> None:
         """At a prompt: the whole table the first time in a round, else what changed since this
@@ -390,9 +442,10 @@ class Session:
         if last is None or last["round"] != view["round"]:
             self._show(seat)
             return
-        out.print(changes_of(last, view, self.game.c.model, self.kinds, self.scorer.scores(self.game, self.viewer)))
+        out.print(changes_of(last, view, self.game.c.model, self.kinds, self.scorer.scores(self.game, self.viewer),
+                             self.paint, self.title))
         self.shown[seat] = view
-        out.print(moves_of(self.game.legal_moves(seat)))
+        out.print(moves_of(self.game.legal_moves(seat), self.paint))
 
     def _auto_pass(self, seat: int) -> tuple | None:
         """The pass, when auto-pass is on, a response window asks this seat, and no card it
@@ -451,30 +504,36 @@ class Session:
         if self.game.over:
             print_winners(self.game, self.kinds)
         else:
-            out.rule(f"round {self.game.state.round + 1}: seat {self.game.to_move} starts", style="dim")
+            out.rule(_("round {round}: seat {seat} starts").format(round=self.game.state.round + 1,
+                                                                   seat=self.game.to_move), style="dim")
 
 
-_TIMING = {TURN: "on a turn", WINDOW: "out of turn", FINAL: "in the final round"}
+def _timing(when: str) -> str:
+    return {TURN: _("on a turn"), WINDOW: _("out of turn"), FINAL: _("in the final round")}[when]
 
 
 def card_of(info: CardInfo) -> RenderableType:
     """`card NAME`: the card's values and copies, then each play it is used in, item by item,
     each item's provenance dim beneath it and the item that takes the card in bold."""
-    copies = f"{info.copies} cop{'y' if info.copies == 1 else 'ies'}"
+    copies = ngettext("{n} copy", "{n} copies", info.copies).format(n=info.copies)
     head = Text(info.name, style="bold")
     if len(info.faces) > 1:
-        head.append(f" · a kind of {len(info.faces)} faces: {_some(info.faces)} · {copies} each")
+        head.append(" · " + ngettext("a kind of {n} face: {faces} · {copies} each",
+                                     "a kind of {n} faces: {faces} · {copies} each", len(info.faces)).format(
+            n=len(info.faces), faces=_some(info.faces), copies=copies))
     else:
-        head.append((f" · kind {info.kind}" if info.kind != info.name else "") + f" · {copies}")
+        head.append((" · " + _("kind {kind}").format(kind=info.kind) if info.kind != info.name else "")
+                    + f" · {copies}")
     head.append(" · " + ", ".join(f"{attr} {value}" for attr, value in info.attributes))
-    cited = (info.provenance, info.copies_provenance and f"copies: {info.copies_provenance}")
+    cited = (info.provenance, info.copies_provenance and _("copies: {why}").format(why=info.copies_provenance))
     lines: list[RenderableType] = [head, *(_dim(p, 2) for p in cited if p)]
-    lines.append(Text(f"used in {plural(len(info.uses), 'play')}" + (":" if info.uses else ""), style="bold dim"))
+    lines.append(Text(_("used in {plays}").format(plays=plural(len(info.uses), "play")) + (":" if info.uses else ""),
+                      style="bold dim"))
     for use in info.uses:
         line = Text(f"play {use.play}", style="bold")
-        line.append(" · as its second card (with)" if use.second else "")
-        line.append(" · " + (", ".join(_TIMING[t] for t in use.timing) or "in no turn step: never made"))
-        line.append(f" · if {use.condition}" if use.condition else "")
+        line.append(" · " + _("as its second card (with)") if use.second else "")
+        line.append(" · " + (", ".join(_timing(t) for t in use.timing) or _("in no turn step: never made")))
+        line.append(" · " + _("if {condition}").format(condition=use.condition) if use.condition else "")
         items = Table.grid()  # wrapped lines hang under an item's text, its provenance further in
         items.add_column(no_wrap=True)
         items.add_column()
@@ -522,12 +581,12 @@ def _dim(text: str, indent: int) -> RenderableType:
 def kinds_of(model: Ruleset) -> RenderableType:
     """`card` alone: the card kinds, their faces and how many cards each puts in the deck."""
     grid = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
-    grid.add_column("kind", no_wrap=True)
-    grid.add_column("faces", overflow="fold")
-    grid.add_column("cards", justify="right")
+    grid.add_column(_("kind"), no_wrap=True)
+    grid.add_column(_("faces"), overflow="fold")
+    grid.add_column(_("cards"), justify="right")
     for kind, faces in faces_by_kind(model).items():
         grid.add_row(kind, _some([c.face for c in faces]), str(sum(c.copies for c in faces)))
-    return Group(grid, Text("card NAME (a face or a kind) tells what it does", style="dim"))
+    return Group(grid, Text(_("card NAME (a face or a kind) tells what it does"), style="dim"))
 
 
 def _some(faces) -> str:
@@ -536,8 +595,8 @@ def _some(faces) -> str:
 
 def print_round(result: RoundResult, kinds: list[str], words: dict[str, str] | None = None) -> None:
     table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
-    for name in ("seat", "score", "total"):
-        table.add_column(name, justify="left" if name == "seat" else "right")
+    for name in (_("seat"), _("score"), _("total")):
+        table.add_column(name, justify="left" if name == _("seat") else "right")
     for seat, (score, total) in enumerate(zip(result.scores, result.totals)):
         table.add_row(f"{seat} {kinds[seat]}", f"{score:+d}", str(total))
     out.print(round_over_text(result.round, result.reason, (words or {}).get(result.reason, ""), result.plays),
@@ -560,11 +619,12 @@ def print_totals(game: Game, kinds: list[str]) -> None:
 
 def print_winners(game: Game, kinds: list[str]) -> None:
     winners = game.winners()
-    names = " and ".join(f"seat {s} ({kinds[s]})" for s in winners)
+    names = _(" and ").join(_("seat {seat} ({kind})").format(seat=s, kind=kinds[s]) for s in winners)
+    rounds = plural(len(game.state.results), "round")
     total = team_totals(game.c, game.state.totals)[winners[0]]  # with teams, the winning team's total
-    verb = "wins" if len(winners) == 1 else "share the win"
-    out.print(f"match over after {plural(len(game.state.results), 'round')}: {names} {verb} with {total}",
-              style="bold", markup=False)
+    won = _("match over after {rounds}: {names} wins with {total}") if len(winners) == 1 else \
+        _("match over after {rounds}: {names} share the win with {total}")
+    out.print(won.format(rounds=rounds, names=names, total=total), style="bold", markup=False)
 
 
 # ------------------------------------------------------------------ commands
@@ -608,6 +668,7 @@ def play(
     loaded = load_or_exit(file, edition, variant, house)
     compiled = compile_or_exit(loaded, players if kinds is None else len(kinds), parse_params(param), lang)
     kinds = kinds or [HUMAN] + ["random"] * (compiled.players - 1)
+    use(lang)  # the interface speaks what --lang asks; an edition's language names only the cards
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
     try:
@@ -630,10 +691,12 @@ def play(
             *(("--house", house or spec.house) if house or spec.house else ()),
             *(("--seats", ",".join(kinds)) if seats else ("-p", str(compiled.players))),
             *(x for p in param or () for x in ("--param", p)), *(("--lang", lang) if lang else ()), "--seed", str(seed)))
-        out.print(f"{model.title}{model.selection}: {compiled.players} players ({', '.join(kinds)}), seed {seed}; "
-                  + _("play it again: {command}").format(command=again)
-                  + (". " + _("Type help for help.") if HUMAN in kinds else ""), markup=False, soft_wrap=False)
-        session = Session(game, kinds, reader, journal, lang=lang)
+        out.print(_("{title}: {players} players ({kinds}), seed {seed}").format(
+            title=model.title + model.selection, players=compiled.players, kinds=", ".join(kinds), seed=seed)
+            + "; " + _("play it again: {command}").format(command=again)
+            + (". " + _("Type help for help.") if HUMAN in kinds else ""), markup=False, soft_wrap=False)
+        session = Session(game, kinds, reader, journal, lang=lang,
+                          faces=lang if lang in model.languages else model.language)
         code = _run(session)
         if code or journal is not None or not session.game.over or not _again(reader, kinds):
             raise typer.Exit(code)
@@ -735,10 +798,12 @@ def _run(session: Session) -> int:
     try:
         session.run()
     except Quit as q:
-        out.print(f"game stopped ({q.why}) after {plural(len(session.moves), 'move')}", markup=False)
+        out.print(_("game stopped ({why}) after {moves}").format(why=q.why, moves=plural(len(session.moves), "move")),
+                  markup=False)
         code = q.code
     except KeyboardInterrupt:
-        out.print(f"\ngame stopped (interrupted) after {plural(len(session.moves), 'move')}", markup=False)
+        out.print("\n" + _("game stopped ({why}) after {moves}").format(
+            why=_("interrupted"), moves=plural(len(session.moves), "move")), markup=False)
         code = 130
     except EngineError as e:
         err.print(f"error: the ruleset cannot go on: {e}", markup=False)
@@ -751,8 +816,9 @@ def _run(session: Session) -> int:
         if session.journal is not None:
             session.journal.close()
             path = session.journal.path
-            out.print(f"log written to {path}" if session.game.over else
-                      f"the game's journal is {path}: `cardrules resume {path}` goes on with it", markup=False)
+            out.print(_("log written to {path}").format(path=path) if session.game.over else
+                      _("the game's journal is {path}: `cardrules resume {path}` goes on with it").format(path=path),
+                      markup=False)
     return code
 
 

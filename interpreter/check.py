@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from . import model as m
 from . import syntax as s
 from .diagnostics import Sink, Span
+from .drawing import fill
 
 MAX_PLAYERS = 64
 MAX_DECK = 20_000
@@ -55,6 +56,16 @@ CONTEXTS = {"SETUP": SETUP, "DECK": {k: v for k, v in DECK.items() if k != MARKS
             "PLAY_CARD": PLAY_CARD, "PLAY_TARGET": PLAY_TARGET,
             "TURN_STEP": TURN_STEP, "MATCH_UNTIL": MATCH_UNTIL, "MATCH_STARTER": MATCH_STARTER}
 CONTEXT_NAMES = {**PLAY_TARGET, **TURN_STEP, **MATCH_UNTIL, "pile": "pile"}  # no ruleset may define these
+
+
+MAX_SYMBOL = 8  # characters of a `display` symbol: a suit, a rank, a short word
+
+
+def _terminal_colours() -> dict[str, int]:
+    """The colour names of the 256-colour terminal palette, as rich knows them (it draws them)."""
+    from rich.color import ANSI_COLOR_NAMES
+
+    return ANSI_COLOR_NAMES
 
 
 def _list(t: str) -> str:
@@ -187,6 +198,7 @@ class _Names:
     documents: dict[str, m.Document] = field(default_factory=dict)
     spans: dict[tuple[str, str], Span] = field(default_factory=dict)
     broken: set[str] = field(default_factory=set)  # attributes defined with an error already reported
+    partial: set[str] = field(default_factory=set)  # enum attributes with a value refused (reported)
     marks: dict[str, Span] = field(default_factory=dict)  # mark -> where first set
     used: set[tuple[str, str]] = field(default_factory=set)
 
@@ -224,6 +236,7 @@ class Checker:
         match = self._match(singles.get("match"))
         deck_rules = self._deck_rules()
         sets = self._sets(singles.get("decks"))
+        display = self._display(singles.get("display"))
         teams = self._teams(self.teams_clause, players)
         if not deck_rules and sets[0] == 1:  # else the deck in play depends on the count: compile tells
             self._deck_deals(players, deck, setup)
@@ -238,7 +251,9 @@ class Checker:
             zones=tuple(self.names.zones.values()), setup=setup, cleanup=cleanup, plays=tuple(plays.values()),
             turn=turn, window=window, round_ends=round_ends, final=final, score=score, match=match,
             player_counts=players[2], deck_rules=deck_rules, sets=sets[0], sets_provenance=sets[1],
-            marks=tuple(self.names.marks),
+            marks=tuple(self.names.marks), display=display,
+            display_provenance=_provenance(singles["display"].provs, singles["display"].span)
+            if "display" in singles else m.NO_PROVENANCE,
             defines=tuple(self._declared[n] for n in self.defines if n in self._declared), teams=teams,
             values=tuple(self.names.values.values()))
 
@@ -252,7 +267,8 @@ class Checker:
                             'turn, end round, score and match')
             return seen
         for c in self.clauses:
-            if c.kind in ("game", "players", "setup", "cleanup", "turn", "window", "score", "match", "decks", "teams"):
+            if c.kind in ("game", "players", "setup", "cleanup", "turn", "window", "score", "match", "decks", "teams",
+                          "display"):
                 if c.kind in seen:
                     self.sink.error(f"a second '{c.kind}' clause", c.span,
                                     f"a ruleset has one; the first is at line {seen[c.kind].span.line}")
@@ -312,6 +328,8 @@ class Checker:
                         if self._define(f"value of {name.text}", ident):
                             vals.append(m.AttributeValue(ident.text, labels))
                             n.enum_values.setdefault(ident.text, []).append(name.text)
+                        else:
+                            n.partial.add(name.text)
                     n.attributes[name.text] = m.Attribute(name.text, tuple(vals), 0, len(vals) - 1, prov)
             elif c.kind == "int_attribute":
                 name, low, high = c.parts
@@ -548,15 +566,7 @@ class Checker:
         return cards
 
     def _fill(self, template: str, values: dict, lang: str | None = None) -> str:
-        """A face template with the card's values in place; in a language, each enum value by
-        its label there, when it has one."""
-        def value(hole: str) -> str:
-            v = values.get(hole, "")
-            a = self.names.attributes.get(hole)
-            if lang is not None and a is not None and a.is_enum:
-                return next((text for l, text in next(x for x in a.values if x.name == v).labels if l == lang), str(v))
-            return str(v)
-        return re.sub(r"{([^}]*)}", lambda h: value(h.group(1)), template)
+        return fill(template, values, self.names.attributes, lang)
 
     # ---------------------------------------------------------------- zones used by clauses
 
@@ -1100,6 +1110,39 @@ class Checker:
                             f"write players {len(numbers)}, or teams opposite for any even count")
             return None
         return m.Teams("listed", tuple(tuple(n.value for n in team) for team in listed), _provenance(c.provs, c.span))
+
+    def _display(self, c: s.Clause | None) -> tuple[m.Look, ...]:
+        """Each item names a value of an attribute, once, and a colour the terminal knows or a
+        symbol one can read."""
+        looks, seen = [], {}
+        for item in c.items if c else ():
+            attr, value, colour, symbol = item.parts
+            a = self.names.attributes.get(attr.text)
+            if a is None:
+                self.sink.error(f"no attribute '{attr.text}'", attr.span,
+                                near(attr.text, self.names.attributes) or "display names an attribute the cards have")
+                continue
+            shown = value.text if isinstance(value, s.Ident) else value.value
+            if (attr.text, shown) in seen:
+                self.sink.error(f"'{attr.text} {shown}' is displayed twice", value.span,
+                                f"the first is at line {seen[attr.text, shown]}; keep one")
+                continue
+            seen[attr.text, shown] = item.span.line
+            if attr.text in self.names.broken | self.names.partial or self._fixed(attr.text, value) is None:
+                continue  # a broken attribute was reported where it is defined
+            if colour is not None and colour.text not in _terminal_colours():
+                self.sink.error(f"'{colour.text}' is not a terminal colour", colour.span,
+                                near(colour.text, _terminal_colours()) or
+                                "e.g. cyan, magenta, gold1, grey50 (the 256 colours' names)")
+                continue
+            if symbol is not None and (not symbol.strip() or len(symbol) > MAX_SYMBOL
+                                       or any(unicodedata.category(ch)[0] in "CZ" and ch != " " for ch in symbol)):
+                self.sink.error(f"the symbol {symbol!r} is empty, too long or holds an invisible character",
+                                item.span, f'write what a card shows in 1 to {MAX_SYMBOL} characters: "K", "♠", "10"')
+                continue
+            looks.append(m.Look(attr.text, shown, colour.text if colour else None, symbol,
+                                _provenance(item.provs, item.span)))
+        return tuple(looks)
 
     # ---------------------------------------------------------------- whole-ruleset checks
 

@@ -81,6 +81,10 @@ def export(model: m.Ruleset) -> Json:
                        for r in model.round_ends],
         "score": {"var": model.score.var, "expr": expression(model.score.expr),
                   "provenance": _provenance(model.score.provenance)},
+        "display": {"looks": [{"attribute": look.attribute, "value": look.value, "colour": look.colour,
+                               "symbol": look.symbol, "provenance": _provenance(look.provenance)}
+                              for look in model.display],
+                    "provenance": _provenance(model.display_provenance)},
         "match": {
             "until": {"expr": expression(model.match.until), "provenance": _provenance(model.match.until_provenance)},
             "winner": {"value": model.match.winner, "provenance": _provenance(model.match.winner_provenance)},

@@ -622,6 +622,18 @@ class Option:
     provenance: Provenance
 
 
+@dataclass(frozen=True)
+class Look:
+    """`display { ATTRIBUTE VALUE as COLOUR "SYMBOL" }`: how people see a value of an attribute,
+    a terminal colour for the cards that have it, a symbol in their face for it. Play ignores it."""
+
+    attribute: str
+    value: str | int
+    colour: str | None  # a terminal colour name (as rich knows them), or None
+    symbol: str | None  # written in a face in place of the value, or None
+    provenance: Provenance
+
+
 def selection_text(edition: str | None, variants: tuple[str, ...], house: str | None = None) -> str:
     """An edition, variants and house rules as the command line writes them after the file:
     `@ru+minimum+house:short.yaml`."""
@@ -662,6 +674,8 @@ class Ruleset:
     house: str | None = None  # the house-rules file applied, if any
     house_name: str = ""
     cleanup: tuple[Transfer, ...] = ()  # what happens when a round has ended, before it is scored
+    display: tuple[Look, ...] = ()  # how cards are drawn for people, in file order
+    display_provenance: Provenance = NO_PROVENANCE
     values: tuple[Value, ...] = ()  # the named values that last, per match first
     teams: Teams | None = None  # the seats that play together, if any
 

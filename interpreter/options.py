@@ -24,8 +24,8 @@ from .errors import EXIT_USAGE, CardrulesError
 
 OPTION_KINDS = ("edition", "variant")
 NAMED = {"play", "card", "zone", "param", "define", "attribute", "deck", "round_end", "final"}
-SINGLE = {"game", "players", "setup", "cleanup", "turn", "window", "score", "match", "decks", "teams"}
-EXTENDABLE = {"game", "card", "setup", "cleanup", "play", "turn", "window", "match"}  # blocks whose header is a keyword and a name
+SINGLE = {"game", "players", "setup", "cleanup", "turn", "window", "score", "match", "decks", "teams", "display"}
+EXTENDABLE = {"game", "card", "setup", "cleanup", "play", "turn", "window", "match", "display"}  # blocks whose header is a keyword and a name
 KIND_WORDS = {"round_end": "end round", "final": "final round"}
 
 

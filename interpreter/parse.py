@@ -31,7 +31,7 @@ MAX_TOKENS = 20_000  # fifty times a full ruleset; parsing costs per token, comm
 MAX_DIGITS = 9  # numbers up to 999,999,999
 
 CLAUSE_KEYWORDS = ("game, players, param, define, attribute, card, zone, setup, cleanup, play, turn, window, "
-                   "end round, final round, score, match, deck, decks, teams, edition, variant")
+                   "end round, final round, score, match, deck, decks, teams, display, edition, variant")
 
 
 class _WholeWords:
@@ -210,6 +210,11 @@ def _integer(token: Token) -> int:
     return int(digits)
 
 
+def _value(part) -> s.Ident | s.Number:
+    """An attribute's value as a clause writes it: an enum value's name or a number."""
+    return part if isinstance(part, s.Number) else _ident(part)
+
+
 def _provs(tree) -> tuple[s.Prov, ...]:
     return tuple(tree.children) if isinstance(tree, Tree) else ()
 
@@ -294,8 +299,7 @@ class _ToAst(Transformer):
         return _clause("each", meta, [_ident(c[0])], c[1])
 
     def card_fixed(self, meta, c):  # (attribute, value: Ident or Number)
-        value = c[1] if isinstance(c[1], s.Number) else _ident(c[1])
-        return _clause("fixed", meta, [_ident(c[0]), value], c[2])
+        return _clause("fixed", meta, [_ident(c[0]), _value(c[1])], c[2])
 
     def card_copies(self, meta, c):  # (count)
         return _clause("copies", meta, [s.Number(_integer(c[0]), _tspan(c[0]))], c[1])
@@ -462,6 +466,14 @@ class _ToAst(Transformer):
     def decks(self, meta, c):  # (sets)
         return _clause("decks", meta, [s.Number(_integer(c[0]), _tspan(c[0]))], c[1])
 
+    def display(self, meta, c):
+        return _clause("display", meta, [], c[-1], c[:-1])
+
+    def display_colour(self, meta, c):  # (attribute, value: Ident or Number, colour, symbol or None)
+        return _clause("look", meta, [_ident(c[0]), _value(c[1]), _ident(c[2]), _string(c[3]) if c[3] else None], c[4])
+
+    def display_symbol(self, meta, c):  # (attribute, value: Ident or Number, None, symbol)
+        return _clause("look", meta, [_ident(c[0]), _value(c[1]), None, _string(c[2])], c[3])
     def teams_opposite(self, meta, c):  # ("opposite", ())
         return _clause("teams", meta, ["opposite", ()], c[0])
 

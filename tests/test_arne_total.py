@@ -319,7 +319,7 @@ def human_game(models):
     done = _human_game(["1"] * 400)
     ru, en = compile_ruleset(models["@ru+minimum"], 4, lang="ru"), compile_ruleset(models["@ru+minimum"], 4)
     english = dict(zip(ru.faces, en.faces))
-    said = re.findall(r"^seat 0 \(human\): (.*)$", done.stdout, re.M)
+    said = re.findall(r"^место 0 \(human\): (.*)$", done.stdout, re.M)  # --lang ru: the interface too
     k, move = next((k, m) for k, m in enumerate(said) if RUSSIAN_FACE.search(m))
     play, card, *rest = move.split(" ")
     typed = " ".join([play, "+".join(english[part] for part in card.split("+")), *rest])
@@ -330,10 +330,10 @@ def human_game(models):
 def test_a_human_plays_in_russian(human_game):
     done, *_ = human_game
     assert done.code == 0, done.stderr
-    assert re.search(r"^match over after 1 round: seat \d \((human|random)\).* (wins|share the win) with -?\d+$",
-                     done.stdout, re.M)
-    assert len(re.findall(r"^seat 0 \(human\): ", done.stdout, re.M)) > 5
-    named = re.findall(r"^seat \d \((?:human|random)\): \S+ (\S+)", done.stdout, re.M)
+    assert re.search(r"^матч окончен, позади 1 раунд: (побеждает место \d \((human|random)\)|.* делят победу)"
+                     r", очков.*: -?\d+$", done.stdout, re.M)
+    assert len(re.findall(r"^место 0 \(human\): ", done.stdout, re.M)) > 5
+    named = re.findall(r"^место \d \((?:human|random)\): \S+ (\S+)", done.stdout, re.M)
     assert len(named) > 20 and RUSSIAN_FACE.search(done.stdout)
     assert [card for card in named if card.isascii() and card != "?"] == []  # the discard pile is face down
 
@@ -344,14 +344,14 @@ def test_a_move_typed_with_its_english_face_is_the_same_move(human_game):
     done, k, _, typed = human_game
     again = _human_game(["1"] * k + [typed] + ["1"] * 400)
     assert again.code == 0, again.stderr
-    assert again.stdout.replace(f"seat 0> {typed}\n", "seat 0> 1\n", 1) == done.stdout
+    assert again.stdout.replace(f"место 0> {typed}\n", "место 0> 1\n", 1) == done.stdout
 
 
 def test_why_takes_a_move_named_by_its_english_face(human_game):
     _, k, move, typed = human_game
     asked = _human_game(["1"] * k + [f"why {typed}", "quit"])
     assert asked.code == 0, asked.stderr
-    assert f"{typed} is legal now" in asked.stdout or f"{move} is legal now" in asked.stdout
+    assert f"{typed} сейчас разрешён" in asked.stdout or f"{move} сейчас разрешён" in asked.stdout
 
 
 # ------------------------------------------------------------------ logs

@@ -40,7 +40,7 @@ match { until max(totals) >= 3 }
 
 @pytest.fixture
 def broken(tmp_path):
-    """Klats with two mistakes, on lines 66 and 86."""
+    """Klats with two mistakes, on lines 66 and 95."""
     text = (RULESETS / "klats.rules").read_text(encoding="utf-8")
     text = text.replace("top(pile).colour == card.colour", "top(pile).color == card.colour")
     text = text.replace("count(draw) == 0 and", "count(drow) == 0 and")
@@ -94,7 +94,7 @@ def test_check_a_broken_file_reports_every_error_located(broken):
     assert r.code == 1
     assert r.stdout == ""
     assert f"{broken}:66:30: error: no attribute 'color'" in r.stderr
-    assert f"{broken}:86:38: error: unknown name 'drow'" in r.stderr
+    assert f"{broken}:95:38: error: unknown name 'drow'" in r.stderr
     assert "^^^^^" in r.stderr and "hint: did you mean 'colour'?" in r.stderr
     assert "Traceback" not in r.stderr
 

@@ -19,6 +19,7 @@ from .conftest import REPO
 @pytest.mark.parametrize("shipped", ["grammar/cardrules.lark", "rulesets/klats.rules",
                                      "rulesets/house/klats_five_piles.yaml",
                                      "schemas/ruleset.schema.json", "schemas/scenarios.schema.json",
+                                     "cli/locale/ru/LC_MESSAGES/cardrules.mo",
                                      "cli/server/static/table.html", "cli/server/static/table.js"])
 def test_shipped_files_are_found_through_the_package(shipped):
     folder, _, name = shipped.partition("/")
@@ -89,6 +90,7 @@ def test_a_wheel_ships_the_data_under_one_package(tmp_path):
     for shipped in ("cardrules/grammar/cardrules.lark", "cardrules/rulesets/klats.rules",
                     "cardrules/rulesets/klats.scenarios.yaml", "cardrules/rulesets/house/klats_five_piles.yaml",
                     "cardrules/schemas/ruleset.schema.json", "cardrules/interpreter/engine.py",
+                    "cardrules/cli/locale/ru/LC_MESSAGES/cardrules.mo",
                     "cardrules/cli/main.py", "cardrules/cli/server/static/table.js",
                     "cardrules/cli/server/static/lobby.html", "cardrules/cli/server/static/style.css",
                     # what `card` quotes and `list` offers, one folder above the rulesets as in a checkout
