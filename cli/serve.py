@@ -64,8 +64,8 @@ def serve(
         kinds = kinds or [HUMAN] * compiled.players
         selection = split_selection(spec).path + loaded.model.selection
     elif seats is not None:
-        raise fail("--seats names the seats of a table: give its ruleset too", "e.g. cardrules serve klats "
-                   "--seats human,human,ismcts; without a ruleset the lobby page sets the seats", EXIT_USAGE)
+        raise fail("--seats names the seats of a table: give its ruleset too", "e.g. cardrules serve RULESET "
+                   "--seats human,human,ismcts (`cardrules list` names them); without a ruleset the lobby page sets the seats", EXIT_USAGE)
     listener = _listen(host, port)
     base = f"http://{_shown(host)}:{listener.getsockname()[1]}"
     for table_id, why in tables.reopen():
