@@ -18,50 +18,7 @@ from cardrules.interpreter.load import load_text
 from cardrules.interpreter.notation import IllegalMoveError
 
 from .conftest import cli, write
-
-TRADE = """
-game "Trade" { }
-players 2..4
-attribute type { gem, swap, handoff, hush, flip }
-attribute n in 1..4
-card gem { type = gem  n each  copies 6  face "g{n}" }
-card swap { type = swap  copies 2  face "swap" }
-card handoff { type = handoff  copies 2  face "handoff" }
-card hush { type = hush  copies 2  face "hush" }
-card flip { type = flip  copies 2  face "flip" }
-zone stock shared hidden
-zone discard shared public
-zone hand per seat owner
-zone row per seat public
-zone badge per seat public
-setup { shuffle deck into stock  deal 2 from stock to hand }
-define home(s) = seat(index(s) + 1)
-play lay { card from hand where card.type == gem and card.n > 1  to row of home(self) }
-play trade {
-    card from hand where card.type == swap
-    to discard
-    choose seat victim of any other seat
-    then swap row, badge of self with victim
-}
-play handoff { card from hand where card.type == handoff  to discard  then pass hand }
-play flip { card from hand where card.type == flip  to discard  then reverse }
-play hush {
-    card from hand where card.type == hush
-    to discard
-    choose seat victim of any other seat
-    then no answer from victim
-}
-play snap { card from hand where card.type == gem and card.n == 1  to discard }
-turn { play one of lay, trade, handoff, flip, hush or pass }
-window { play any of snap  open after every step }
-end round out when count(stock) == 0 or passes >= players
-score s = count(row of s) + count(badge of s)
-match { until round >= 1 }
-"""
-
-# The same game, where a turn is any number of plays until the seat passes.
-REPEAT = TRADE.replace("turn { play one of lay, trade, handoff, flip, hush or pass }",
-                       "turn { may play any of lay, trade, handoff, flip, hush }")
+from .helpers import REPEAT, STARS, TRADE
 
 
 @pytest.fixture(scope="module")
@@ -195,31 +152,6 @@ def test_seats_by_number_and_the_new_effects_are_typed_with_located_errors(chang
 
 
 # ------------------------------------------------------------------ marks, deck rules, decks, players
-
-
-STARS = """
-game "Stars" { }
-players 2, 4
-attribute colour { red ru "красный", blue ru "синий" }
-attribute n in 1..3
-card chip {
-    colour each  n each  copies 3
-    face "{colour}{n}"
-    face ru "{colour}-{n}"
-    mark star 1 where card.n == 3
-}
-card wild { copies 2  face "wild"  face ru "дикая"  mark star }
-deck few where card.star or card.n < 3 or players > 2
-zone stock shared hidden
-zone table shared public
-zone hand per seat owner
-setup { shuffle deck into stock  deal 3 from stock to hand }
-play lay { card from hand  to table }
-turn { play one of lay or pass }
-end round out when some s in seats: count(hand of s) == 0
-score s = count(hand of s)
-match { until round >= 1  winner lowest }
-"""
 
 
 def faces_in_play(compiled) -> dict[str, int]:
@@ -373,7 +305,7 @@ def test_a_wrong_cleanup_step_is_located(step, word, message):
 # ------------------------------------------------------------------ a final round in seat order
 
 # TRADE with a final round once the stock is empty: each seat may snap one more gem 1.
-FINAL = TRADE.replace("end round out when count(stock) == 0 or passes >= players",
+TRADE_FINAL = TRADE.replace("end round out when count(stock) == 0 or passes >= players",
                       "end round out when passes >= 99\n"
                       "final round last when count(stock) == 0 { may play one of snap }")
 
@@ -381,7 +313,7 @@ FINAL = TRADE.replace("end round out when count(stock) == 0 or passes >= players
 @pytest.mark.parametrize("order, expected", [("", [2, 1, 0]), ("in seat order ", [1, 2, 0])],
                          ids=["direction of play", "in seat order"])
 def test_a_final_round_in_seat_order_goes_by_seat_number_after_a_reverse(order, expected):
-    text = FINAL.replace("final round last when", f"final round last {order}when")
+    text = TRADE_FINAL.replace("final round last when", f"final round last {order}when")
     model = load_text(text, "trade.rules").model
     assert model.final.seat_order == bool(order)
     game = position(compile_ruleset(model, 3), {"hand": {0: ["flip", "g1"], 1: ["g1"], 2: ["g1"]}, "stock": []})

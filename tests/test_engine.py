@@ -13,6 +13,7 @@ from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.notation import AmbiguousMoveError, IllegalMoveError, Move, MoveSyntaxError, parse_move
 
 from .conftest import REPO
+from .helpers import KINDS, PAIRS, QUICK, QUICK_FINAL, RAID
 
 
 @pytest.fixture(scope="module")
@@ -220,25 +221,6 @@ def test_a_turn_whose_steps_are_all_skipped_is_reported_not_looped():
         Game(compiled, seed=1)
 
 
-KINDS = """
-game "Kinds" { }
-players 2..2
-attribute n in 1..3
-attribute colour { red, black }
-card number { n each  colour = red }
-card joker { copies 2 }
-zone stock shared hidden
-zone hand per seat owner
-zone out per seat public
-setup { shuffle deck into stock  deal 2 from stock to hand }
-play give { card from hand where card.n < 2 and distinct(values(colour)) == values(colour)  to out of self }
-turn { play one of give or pass }
-end round done when passes >= players
-score s = sum(cards(out of s).n) + count(x in cards(out of s) where x.colour == red)
-match { until round >= 1 }
-"""
-
-
 def test_a_kind_without_an_attribute_reads_it_as_no_value():
     compiled = compile_ruleset(load_text(KINDS, "kinds.rules").model, 2)
     game = Game(compiled, seed=1, deal=False)
@@ -248,29 +230,6 @@ def test_a_kind_without_an_attribute_reads_it_as_no_value():
     game.apply("give joker @0")
     game.apply("give number-1 @0")
     assert game.over and game.state.totals == [0 + 1 + 1, 0]
-
-
-QUICK = """
-game "Quick" { }
-players 2..3
-attribute type { number, jump, flip }
-attribute n in 1..5
-card num { type = number  n each  copies 2  face "n{n}" }
-card jump { type = jump  copies 2  face "jump" }
-card flip { type = flip  copies 2  face "flip" }
-zone stock shared hidden
-zone hand per seat owner
-zone table shared public
-setup { shuffle deck into stock  deal 3 from stock to hand }
-play lay { card from hand where card.type == number  to table }
-play jump { card from hand where card.type == jump  to table  then next turn to self }
-play flip { card from hand where card.type == flip  to table  then reverse }
-turn { draw 1 from stock to hand  play one of lay or pass }
-window { play any of jump, flip  open after every step }
-end round out when count(stock) == 0
-score s = count(hand of s)
-match { until round >= 1  winner lowest }
-"""
 
 
 @pytest.fixture(scope="module")
@@ -356,50 +315,6 @@ def test_setup_deals_and_moves_only_the_cards_its_where_keeps():
         assert all(hand[0] == "jump" and not {"flip", "n5"} & set(hand[1:]) for hand in hands)
 
 
-RAID = """
-game "Raid" { }
-players 2..3
-attribute type { gem, grab, heist, trade, mask }
-attribute n in 1..4
-card gem { type = gem  n each  copies 3  face "g{n}" }
-card grab { type = grab  copies 3  face "grab" }
-card heist { type = heist  copies 3  face "heist" }
-card trade { type = trade  copies 3  face "trade" }
-card mask { type = mask  copies 4  face "mask" }
-zone stock shared hidden
-zone discard shared public
-zone hand per seat owner
-zone vault per seat public piles
-setup { shuffle deck into stock  deal 3 from stock to hand }
-play store { card from hand where card.type == gem  to vault of self  new pile  onto pile when top(pile).type == mask }
-play masked { card from hand where card.type == mask  to vault of self  onto pile }
-play grab {
-    card from hand where card.type == grab
-    to discard
-    choose seat victim of any other seat where count(hand of victim) > 0
-    then move 1 at random from hand of victim to hand of self
-}
-play heist {
-    card from hand where card.type == heist
-    to discard
-    choose pile loot of vault of any other seat where count(c in cards(loot) where c.type == mask) > 0
-    then move pile loot to vault of self
-    then move all c from loot to discard where c.type == mask
-}
-play trade {
-    card from hand where card.type == trade
-    to discard
-    choose seat partner of any other seat
-    then move 2 x from hand of partner to vault of self where x.type == gem and x.n >= 3
-    then move 1 y from discard to hand of self where y != card
-}
-turn { draw 1 from stock to hand  play one of store, masked, grab, heist, trade or pass }
-end round out when count(stock) == 0
-score s = sum(p in piles(vault of s): sum(c in cards(p): c.n))
-match { until round >= 1 }
-"""
-
-
 @pytest.fixture(scope="module")
 def raid3():
     return compile_ruleset(load_text(RAID, "raid.rules").model, 3)
@@ -445,12 +360,8 @@ def test_bots_play_raid_to_the_end_and_keep_every_card(raid3):
         assert game.over
 
 
-FINAL = QUICK.replace("end round out when count(stock) == 0",
-                      "final round last when count(stock) == 0 {\n    play one of lay or pass\n}")
-
-
 def test_the_final_round_gives_each_seat_one_turn_from_the_next_and_no_window():
-    compiled = compile_ruleset(load_text(FINAL, "final.rules").model, 3)
+    compiled = compile_ruleset(load_text(QUICK_FINAL, "final.rules").model, 3)
     assert compiled.model.round_end_names == ("last",)
     game = position(compiled, {"hand": {0: ["n1"], 1: ["n2", "jump"], 2: ["n3"]}, "stock": ["n4"]})
     # seat 0 drew the last card; the window after the draw asks seat 1, who holds a jump
@@ -471,24 +382,11 @@ def test_the_final_round_gives_each_seat_one_turn_from_the_next_and_no_window():
 
 
 def test_bots_play_a_final_round_to_the_end():
-    compiled = compile_ruleset(load_text(FINAL, "final.rules").model, 2)
+    compiled = compile_ruleset(load_text(QUICK_FINAL, "final.rules").model, 2)
     for seed in range(20):
         game = Game(compiled, seed=seed)
         play_out(game, [RandomBot(random.Random(seed + s)) for s in range(2)])
         assert game.over and game.state.results[-1].reason == "last"
-
-
-PAIRS = QUICK.replace(
-    "play lay { card from hand where card.type == number  to table }",
-    "play lay { card from hand where card.type == number  to table }\n"
-    "zone rack per seat public piles\n"
-    "play pair {\n"
-    "    card from hand where card.type == number\n"
-    "    with helper from hand where helper.type == flip or helper.n == card.n\n"
-    "    to rack of any seat\n"
-    "    new pile when count(piles(target)) < 2\n"
-    "    onto pile when top(pile).n == helper.n\n"
-    "}").replace("play one of lay or pass", "play one of lay, pair or pass")
 
 
 def test_a_compound_play_takes_two_cards_as_one_move():
@@ -518,7 +416,7 @@ def test_bots_play_compound_plays_to_the_end():
 
 
 def test_may_play_lets_a_seat_pass_though_it_could_play():
-    text = FINAL.replace("final round last when count(stock) == 0 {\n    play one of lay or pass",
+    text = QUICK_FINAL.replace("final round last when count(stock) == 0 {\n    play one of lay or pass",
                          "final round last when count(stock) == 0 {\n    may play one of lay")
     compiled = compile_ruleset(load_text(text, "may.rules").model, 2)
     game = position(compiled, {"hand": {0: ["n1"], 1: ["n2"]}, "stock": ["n4"]})

@@ -440,7 +440,7 @@ def test_summary_of_a_selection_names_it():
 
 
 def test_windows_turn_order_choices_and_moves_export_valid_json(validator):
-    from .test_engine import QUICK, RAID
+    from .helpers import QUICK, RAID
 
     quick = as_json(export(load_text(QUICK, "quick.rules").model))
     raid = as_json(export(load_text(RAID, "raid.rules").model))
@@ -453,15 +453,15 @@ def test_windows_turn_order_choices_and_moves_export_valid_json(validator):
 
 
 def test_a_final_round_exports_valid_json(validator):
-    from .test_engine import FINAL
+    from .helpers import QUICK_FINAL
 
-    data = as_json(export(load_text(FINAL, "final.rules").model))
+    data = as_json(export(load_text(QUICK_FINAL, "final.rules").model))
     assert errors(validator, data) == []
     assert data["final"]["name"] == "last" and data["final"]["steps"][0]["plays"] == ["lay"]
 
 
 def test_a_compound_play_exports_valid_json(validator):
-    from .test_engine import PAIRS
+    from .helpers import PAIRS
 
     data = as_json(export(load_text(PAIRS, "pairs.rules").model))
     assert errors(validator, data) == []

@@ -2,9 +2,7 @@
 in `_()`, each translated, compiled into the .mo that ships, and `use` puts them to work."""
 from __future__ import annotations
 
-import io
 import re
-from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir

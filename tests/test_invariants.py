@@ -15,106 +15,15 @@ from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.notation import Move
 from cardrules.interpreter.selfplay import run
 
-from .conftest import REPO, RULESETS, STUCK, cli
-from .test_engine import QUICK
+from .conftest import REPO, RULESETS, cli
+from .helpers import LOOP, TEXTS
 
 KLATS = str(RULESETS / "klats.rules")
 EXAMPLES = REPO / "docs" / "examples"
 TIMING = {"wall_seconds", "games_per_second"}
 
-# Out-of-turn plays in a response window (so `pass` is a move), a reverse and a jump: the engine
-# tests' game, for up to 4 players and two rounds.
-WINDOWS = QUICK.replace("players 2..3", "players 2..4").replace("n in 1..5", "n in 1..6").replace(
-    "copies 2  face \"n{n}\"", "copies 3  face \"n{n}\"").replace("until round >= 1", "until round >= 2")
-
-# Effects that move cards: a chosen seat robbed at random, a chosen pile taken whole or in part.
-PICKPOCKET = """\
-game "Pickpocket" { }
-players 2..4
-attribute type { coin, hook, sweep, tithe }
-attribute n in 1..5
-card coin { type = coin  n each  copies 3  face "c{n}" }
-card hook { type = hook  copies 3  face "hook" }
-card sweep { type = sweep  copies 2  face "sweep" }
-card tithe { type = tithe  copies 2  face "tithe" }
-zone stock shared hidden
-zone discard shared public
-zone hand per seat owner
-zone purse per seat public piles
-setup {
-    shuffle deck into stock
-    deal 3 from stock to hand
-}
-play keep {
-    card from hand where card.type == coin
-    to purse of self
-    new pile
-    onto pile when top(pile).n < card.n
-}
-play hook {
-    card from hand where card.type == hook
-    to discard
-    choose seat mark of any other seat where count(hand of mark) > 0
-    then move 1 at random from hand of mark to hand of self
-}
-play sweep {
-    card from hand where card.type == sweep
-    to discard
-    choose pile loot of purse of any other seat
-    then move pile loot to purse of self
-}
-play tithe {
-    card from hand where card.type == tithe
-    to discard
-    choose pile loot of purse of any other seat
-    then move 1 c from loot to hand of self where c.n >= 1
-}
-turn {
-    draw 1 from stock to hand
-    play one of keep, hook, sweep, tithe or pass
-}
-end round out when count(stock) == 0
-score s = sum(p in piles(purse of s): sum(c in cards(p): c.n))
-match {
-    until round >= 2
-    winner highest
-}
-"""
-
-# Every turn puts a card back on the stock and draws one: hands never empty, the round never ends.
-LOOP = """\
-game "Loop" { }
-players 2..2
-attribute rank in 1..4
-card plain { rank each  face "r{rank}" }
-zone stock shared hidden
-zone hand per seat owner
-setup {
-    shuffle deck into stock
-    deal 2 from stock to hand
-}
-play put { card from hand  to stock }
-turn {
-    play one of put or pass
-    draw 1 from stock to hand
-}
-end round out when some s in seats: count(hand of s) == 0
-score s = 0
-match {
-    until round >= 1
-    winner highest
-}
-"""
-
-# After a few plays nobody can play and the heap never fills: the engine stops the round. It is
-# the self-play tests' stuck game with a playable card for the first few turns.
-STALL = (STUCK.replace('"Stuck"', '"Stall"').replace("deal 2", "deal 3").replace("card.rank > 9", "card.rank > count(heap)")
-         .replace("end round out when some s in seats: count(hand of s) == 0", "end round full when count(heap) > 100")
-         .replace("until max(totals) >= 1", "until round >= 1"))
-
 
 FILES = {"klats": KLATS, "crazy_eights": EXAMPLES / "crazy_eights.rules", "sevens": EXAMPLES / "sevens.rules"}
-TEXTS = {"windows": WINDOWS, "pickpocket": PICKPOCKET, "loop": LOOP, "stall": STALL}
 
 
 def compiled(name: str, players: int):

@@ -200,7 +200,7 @@ def test_tokens_open_only_their_own_seat(server):
             with pytest.raises(WebSocketDisconnect) as closed:
                 receive(ws)
             assert closed.value.code == 4400
-        with c.websocket_connect(f"/ws/nosuchtable/0") as ws:
+        with c.websocket_connect("/ws/nosuchtable/0") as ws:
             assert refusal(ws, table.tokens[0])["code"] == 4404
         with c.websocket_connect(f"/ws/{table.id}/0") as ws:
             state = hello(ws, table.tokens[0])

@@ -16,43 +16,7 @@ from cardrules.interpreter.export import export
 from cardrules.interpreter.load import load_text
 from cardrules.interpreter.notation import IllegalMoveError, parse_move
 
-LEDGER = """
-game "Ledger" { }
-players 2..4
-attribute colour { red, blue }
-attribute n in 1..5
-card chip { colour each  n each  copies 2  face "{colour}{n}" }
-zone stock shared hidden
-zone pool shared public
-zone hand per seat owner
-zone bank per seat public
-setup {
-    shuffle deck into stock
-    deal 3 from stock to hand
-    let high = seat(round)
-    let lead = bottom(stock).colour
-}
-play drop {
-    card from hand
-    to pool
-    then set high to played_by(best(c in cards(pool): c.n)) when count(pool) >= 2
-}
-play call {
-    choose seat victim of any other seat where count(hand of victim) > 0
-    choose value v of colour where some c in cards(hand): c.colour == v
-    then move all c from hand of victim to bank where c.colour == v
-    then set calls to calls + 1
-    then end turn when calls % 3 == 0
-}
-turn {
-    play one of drop, call or pass
-    then move all from pool to bank of high when count(pool) >= players
-    draw 1 from stock to hand
-}
-end round dry when count(stock) == 0 or passes >= players
-score s = count(bank of s) + count(c in cards(bank of s) where c.colour == lead)
-match { until round >= 2  let calls = 0 }
-"""
+from .helpers import LEDGER
 
 
 @pytest.fixture(scope="module")
