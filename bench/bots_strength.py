@@ -110,7 +110,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="matches a cell (default 200)")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--ismcts", default="ismcts", help="the ismcts seat string (default: ismcts, its default budget)")
+    parser.add_argument("--ismcts", default="ismcts",
+                        help="the ismcts seat string (default: ismcts, its default budget)")
     parser.add_argument("--rulesets", nargs="+", default=RULESETS)
     parser.add_argument("--pairs", nargs="+", choices=[f"{a} vs {b}" for a, b, _ in PAIRS],
                         help="only these two-player cells (default: all three)")
@@ -133,7 +134,8 @@ def main() -> None:
             low, high = wilson(wins, len(outcomes))
             target = targets[name]
             met = "yes" if low >= target else ("no" if high < target else "unsure")
-            print(f"| {spec} | {name} | {wins / len(outcomes):.0%} | {low:.0%}-{high:.0%} | >= {target:.0%} | {met} | {cell_cpu / len(outcomes):.1f} |",
+            print(f"| {spec} | {name} | {wins / len(outcomes):.0%} | {low:.0%}-{high:.0%} | >= {target:.0%} | {met} | "
+                  f"{cell_cpu / len(outcomes):.1f} |",
                   flush=True)
             times += [t for _, ts, _ in outcomes for t in ts]
     if times:

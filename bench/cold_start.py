@@ -5,11 +5,12 @@
 
 runs `cardrules check FILE` (default: rulesets/klats.rules and rulesets/arne_total.rules) N times
 (default 15) with today's cardrules (commit 2047748, installed as bench/engine_speed.py installs
-it, on that commit's version of the file) and N times with this checkout's, alternating, and prints the wall time of each (median and
-fastest) and the CPU time it used (user and system), with new/old of the medians. Each run is a
-whole process: interpreter start, imports, parse, check and the summary. The targets are 0.3 s
-wall for Klats and 0.5 s for ARNE Total on an idle machine; on a shared one the CPU time is the
-better guide (waiting for a core does not count in it), and the load average is printed.
+it, on that commit's version of the file) and N times with this checkout's, alternating, and prints
+the wall time of each (median and fastest) and the CPU time it used (user and system), with
+new/old of the medians. Each run is a whole process: interpreter start, imports, parse, check and
+the summary. The targets are 0.3 s wall for Klats and 0.5 s for ARNE Total on an idle machine; on
+a shared one the CPU time is the better guide (waiting for a core does not count in it), and the
+load average is printed.
 """
 from __future__ import annotations
 
@@ -63,9 +64,12 @@ def main() -> None:
                 times[name].append(timed([*commands[name], str(roots[name] / file)]))
         for what, i in (("wall", 0), ("cpu", 1)):
             old, new = ([t[i] for t in times[n]] for n in ("old", "new"))
-            print(f"{file if i == 0 else '':<28} {what:>4} {statistics.median(old):10.3f} {min(old):8.3f} "
-                  f"{statistics.median(new):10.3f} {min(new):8.3f} {statistics.median(new) / statistics.median(old):8.3f}",
-                  flush=True)
+            print(
+                f"{file if i == 0 else '':<28} {what:>4} {statistics.median(old):10.3f} {min(old):8.3f} "
+                f"{statistics.median(new):10.3f} {min(new):8.3f} "
+                f"{statistics.median(new) / statistics.median(old):8.3f}",
+                flush=True,
+            )
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -55,8 +55,11 @@ def main() -> None:
                     sys.exit(f"{name}{selection}, {players} players: {e}")
                 positions, matches, played = positions + done.positions, matches + done.matches, played + whole
             total += positions
-            print(f"{name + selection:<36} players {','.join(map(str, counts)):<14} {positions:>7,} positions "
-                  f"{matches:>5,} matches, {played:,} played out  equal  ({time.perf_counter() - start:.1f} s)", flush=True)
+            print(
+                f"{name + selection:<36} players {','.join(map(str, counts)):<14} {positions:>7,} positions "
+                f"{matches:>5,} matches, {played:,} played out  equal  ({time.perf_counter() - start:.1f} s)",
+                flush=True,
+            )
     print(f"all equal: {total:,} positions")
 
 

@@ -3,13 +3,14 @@
 engine in its own virtual environment, or this checkout), it reads requests as JSON lines on stdin
 and answers each with one JSON line on stdout.
 
-    {"load": PATH, "edition": NAME|null, "players": N}        -> {"ready": true}
-    {"play": [[GAME_SEED, BOT_SEED], ...]}                    -> {"seconds": S, "matches": [[ROUNDS, PLAYS, TOTALS], ...]}
+    {"load": PATH, "edition": NAME|null, "players": N}  -> {"ready": true}
+    {"play": [[GAME_SEED, BOT_SEED], ...]}              -> {"seconds": S, "matches": [[ROUNDS, PLAYS, TOTALS], ...]}
 
 A match is played as the installed cardrules plays self-play matches: `selfplay.play_match` when it
 has one (the per-match function of the worker layer, where a faster engine plugs in), else a Game
 and `bots.play_out`, as today's engine's self-play loop does. Only the matches are timed.
 """
+
 from __future__ import annotations
 
 import json

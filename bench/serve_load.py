@@ -68,7 +68,7 @@ async def play(url: str, deadline: float, moves: int, latencies: list[float], co
         while time.monotonic() < deadline and made < moves:
             try:
                 message = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic())))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 break
             if message["type"] == "reply":
                 if not message["ok"]:

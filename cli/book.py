@@ -10,8 +10,8 @@ import typer
 from ..interpreter.book_words import LANGUAGES
 from ..interpreter.load import resolve, split_selection
 from .common import EXIT_USAGE, Edition, House, Variants, err, fail, load_or_exit
-from .logs import writable_or_exit, write_or_exit
 from .inspect import RULESET_HELP
+from .logs import writable_or_exit, write_or_exit
 
 FORMATS = ("md", "html")
 
@@ -22,7 +22,8 @@ def book(
     lang: Annotated[str, typer.Option("--lang", metavar="LANG", help=f"The book's language: {', '.join(LANGUAGES)}; "
                                       "cards are named in it where the ruleset gives their names in it.")] = "en",
     form: Annotated[str, typer.Option("--format", metavar="FORMAT", help=f"{' or '.join(FORMATS)}")] = "md",
-    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the book to this file, not to stdout.",
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE",
+                                                help="Write the book to this file, not to stdout.",
                                                show_default=False)] = None,
     edition: Edition = None,
     variant: Variants = None,
@@ -43,7 +44,6 @@ def book(
     loaded = load_or_exit(file, edition, variant, house)
     from ..interpreter import book as building  # the engine and the diff: only once the ruleset loads
     from ..interpreter import book_html, book_markdown
-
     from ..interpreter.compile import ConfigError
 
     try:

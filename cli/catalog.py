@@ -32,11 +32,19 @@ def list_rulesets() -> None:
         try:
             model = load(str(path)).model
         except (RulesError, SelectionError):
-            table.add_row(name, _("(does not check: `cardrules check {name}` says why)").format(name=name), "", "", "", "")
+            table.add_row(
+                name, _("(does not check: `cardrules check {name}` says why)").format(name=name), "", "", "", ""
+            )
             continue
         editions = [o.name for o in model.options if o.kind == "edition"]
         variants = [o.name for o in model.options if o.kind == "variant"]
-        table.add_row(name, model.title, _players(model), ", ".join(editions) or "–", ", ".join(variants) or "–",
-                      _("shipped") if path.parent == shipped_folder else _("example"))
+        table.add_row(
+            name,
+            model.title,
+            _players(model),
+            ", ".join(editions) or "–",
+            ", ".join(variants) or "–",
+            _("shipped") if path.parent == shipped_folder else _("example"),
+        )
     out.print(table)
     out.print(_("give a name to any command: cardrules play NAME, cardrules book NAME@EDITION+VARIANT"), style="dim")

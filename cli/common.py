@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.segment import Segment
 
-from typing import Annotated, Optional
-
-from . import i18n
 from ..interpreter import gamelog
 from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
 from ..interpreter.diagnostics import RulesError, render_all
@@ -20,6 +18,7 @@ from ..interpreter.files import is_regular_file
 from ..interpreter.load import Loaded, load, resolve, split_selection
 from ..interpreter.options import SelectionError
 from ..interpreter.seats import Seat, SeatError, parse_seats
+from . import i18n
 
 # Control characters, and the marks that reorder text on screen, as they come from a file
 # (ESC clears a screen or retitles a window): shown as escapes, never sent to the terminal.
@@ -68,13 +67,13 @@ def fail(message: str, hint: str = "", code: int = EXIT_FINDINGS) -> typer.Exit:
     return typer.Exit(code)
 
 
-Edition = Annotated[Optional[str], typer.Option(
+Edition = Annotated[str | None, typer.Option(
     "--edition", "-e", metavar="NAME", help="The edition to use, of those the ruleset declares (default: its first). "
                                             "FILE@NAME says the same.", show_default=False)]
-Variants = Annotated[Optional[list[str]], typer.Option(
+Variants = Annotated[list[str] | None, typer.Option(
     "--variant", "-V", metavar="NAME", help="A variant to use (repeatable); FILE+NAME says the same. "
                                             "`cardrules check FILE` lists them.", show_default=False)]
-Lang = Annotated[Optional[str], typer.Option(
+Lang = Annotated[str | None, typer.Option(
     "--lang", metavar="LANG", help="Speak this language (en, ru) and show cards in it when the ruleset names "
                                    "them so; moves may name cards in any of its languages.", show_default=False)]
 
@@ -87,7 +86,7 @@ def seed_in_range(seed: int | None) -> int | None:
     return seed
 
 
-House = Annotated[Optional[str], typer.Option(
+House = Annotated[str | None, typer.Option(
     "--house", metavar="FILE.yaml", help="Apply these house rules to the ruleset (they name its edition and "
                                          "variants); FILE+house:FILE.yaml says the same.", show_default=False)]
 
@@ -101,7 +100,8 @@ def load_or_exit(path: str, edition: str | None = None, variants: list[str] | No
         raise fail(f"two editions: @{spec.edition} and --edition {edition}", "give one", EXIT_USAGE)
     edition, variants, house = edition or spec.edition, [*spec.variants, *(variants or ())], house or spec.house
     try:
-        loaded = load(spec.path, edition, variants) if house is None else _with_house(spec.path, house, edition, variants)
+        loaded = (load(spec.path, edition, variants) if house is None
+                  else _with_house(spec.path, house, edition, variants))
     except SelectionError as e:
         raise fail(e.message, e.hint, EXIT_USAGE) from None
     except RulesError as e:

@@ -163,7 +163,8 @@ def to_markdown(result: diffing.Diff, names: tuple[str, str]) -> str:
         for d in rows:
             lines_a, lines_b = d.changed_lines if d.kind == "changed" else (
                 d.left.text if d.left else (), d.right.text if d.right else ())
-            out_lines.append(f"| {_md(d.what)} ({d.kind}) | {_md_cell(lines_a, d.left)} | {_md_cell(lines_b, d.right)} |")
+            out_lines.append(f"| {_md(d.what)} ({d.kind}) | {_md_cell(lines_a, d.left)} | "
+                             f"{_md_cell(lines_b, d.right)} |")
         out_lines.append("")
     return "\n".join(out_lines)
 
@@ -171,8 +172,12 @@ def to_markdown(result: diffing.Diff, names: tuple[str, str]) -> str:
 def _md_cell(lines: tuple[str, ...], side: diffing.Side | None) -> str:
     if side is None:
         return "—"
-    cell = "<br>".join(f"`{_md(line)}`" + (f" ({_md(side.cite_of(line))})" if side.cite_of(line) else "")
-                       for line in lines) or "(nothing in their place)"
+    cell = (
+        "<br>".join(
+            f"`{_md(line)}`" + (f" ({_md(side.cite_of(line))})" if side.cite_of(line) else "") for line in lines
+        )
+        or "(nothing in their place)"
+    )
     why = cite(side.provenance)
     return cell + (f"<br>*{_md(why)}*" if why else "")
 

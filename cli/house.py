@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.text import Text
 
 from ..interpreter import house as houses
 from ..interpreter.diagnostics import RulesError
-from .common import EXIT_FINDINGS, echo, err, fail, out
 from ..interpreter.load import resolve
+from .common import EXIT_FINDINGS, echo, err, fail, out
 from .logs import writable_or_exit, write_or_exit
 
 app = typer.Typer(help="House rules: check a house-rules YAML file, or print the schema for a ruleset.",
@@ -47,7 +47,7 @@ def check(
 def schema(
     ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A .rules file, or a shipped ruleset's name.",
                                            show_default=False)],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="Write the schema to this file.",
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the schema to this file.",
                                                    show_default=False)] = None,
 ) -> None:
     """Print the house-rules schema for one ruleset.

@@ -22,7 +22,8 @@ RULESET_HELP = "A .rules file, or the name of a ruleset shipped with cardrules."
 
 def check(
     file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False, metavar="FILE")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary and the warnings as JSON, nothing else.")] = False,
+    as_json: Annotated[bool, typer.Option("--json",
+                                          help="Print the summary and the warnings as JSON, nothing else.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too, not only on errors.")] = False,
     edition: Edition = None,
     variant: Variants = None,
@@ -79,14 +80,15 @@ def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict], list[Di
             for d in result.diagnostics:
                 failed.setdefault((d.severity, render_all([d], text)), []).append(selection or "(base)")
     if any(severity == "error" for severity, _ in failed):
-        for (severity, rendered), where in failed.items():
+        for (_severity, rendered), where in failed.items():
             print_located(rendered)
             err.print(f"  in: {', '.join(where)}", markup=False)
         bad = sum(isinstance(r, RulesError) for _, r in results)
         raise fail(f"{bad} of the {len(results)} legal selections of edition and variants do not check",
                    "each error says in which selections it shows; --edition and --variant check one")
     dealt = [exporting.deals(r.model) for _, r in results]
-    unplayable = [(selection, r.model, deal) for (selection, r), deals in zip(results, dealt) for deal in deals
+    unplayable = [(selection, r.model, deal)
+                  for (selection, r), deals in zip(results, dealt, strict=True) for deal in deals
                   if "problem" in deal]
     for selection, model, deal in unplayable:
         err.print(f"{deal_location(model)}: error: {f'in {selection} ' if selection else ''}with "
@@ -115,7 +117,8 @@ def _selection_warnings(results: list, text: str) -> list[Diagnostic]:
 
 def export(
     file: Annotated[str, typer.Argument(help=RULESET_HELP, show_default=False, metavar="FILE")],
-    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the JSON to this file, not to stdout.",
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE",
+                                                help="Write the JSON to this file, not to stdout.",
                                                show_default=False)] = None,
     edition: Edition = None,
     variant: Variants = None,
@@ -169,7 +172,9 @@ def _counts(counts: list[int]) -> str:
     """Player counts as a range when they run without a gap: 2..6, else 4, 6, 8; one count alone."""
     if len(counts) == 1:
         return str(counts[0])
-    return f"{counts[0]}..{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) else ", ".join(map(str, counts))
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}..{counts[-1]}"
+    return ", ".join(map(str, counts))
 
 
 def _print_summary(r: dict) -> None:
@@ -189,8 +194,14 @@ def _print_summary(r: dict) -> None:
     out.print(header)
 
     shared = [z["name"] for z in r["zones"] if z["scope"] == "shared"]
-    deals = _table("Setup, params at their defaults", "players", "in play", "per seat", "dealt",
-                   *(f"left in {z}" if z == r["stock"] else f"in {z}" for z in shared))
+    deals = _table(
+        "Setup, params at their defaults",
+        "players",
+        "in play",
+        "per seat",
+        "dealt",
+        *(f"left in {z}" if z == r["stock"] else f"in {z}" for z in shared),
+    )
     for d in r["deals"]:
         if "problem" in d:
             deals.add_row(str(d["players"]), Text(d["problem"], style="red"))

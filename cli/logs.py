@@ -1,18 +1,21 @@
 """`cardrules log ...`: commands on game logs. `log redact` writes what one seat saw of a match."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Iterable, Optional
+from typing import Annotated
 
 import typer
 
-from ..interpreter import gamelog, outputs, redact as redacting
+from ..interpreter import gamelog, outputs
+from ..interpreter import redact as redacting
 from ..interpreter.files import exists, is_folder, is_regular_file
 from .common import EXIT_USAGE, compile_log_ruleset, echo, fail, out
 
 app = typer.Typer(help="Work with game logs: redact one for a seat.", no_args_is_help=True)
 
-LOG_HINT = "a game log is the journal `cardrules play --log` writes, or a line of `cardrules selfplay --log` (docs/logs.md)"
+LOG_HINT = ("a game log is the journal `cardrules play --log` writes, or a line of `cardrules selfplay --log` "
+            "(docs/logs.md)")
 
 
 def writable_or_exit(path: Path, option: str, inputs: Iterable[str | Path | None] = ()) -> None:
@@ -50,7 +53,8 @@ def write_or_exit(path: Path, text: str) -> None:
     except IsADirectoryError:
         raise fail(f"cannot write '{path}': it is a directory", "give a file name") from None
     except OSError as e:
-        raise fail(f"cannot write '{path}': {e.strerror or e}", "check that its folder exists and is writable") from None
+        raise fail(f"cannot write '{path}': {e.strerror or e}",
+                   "check that its folder exists and is writable") from None
 
 
 def read_or_exit(log_file: str, game: int) -> gamelog.GameLog:
@@ -70,7 +74,7 @@ def redact(
     seat: Annotated[int, typer.Option("--seat", "-s", metavar="N", help="The seat whose log to write (from 0).",
                                       show_default=False)],
     game: Annotated[int, typer.Option("--game", "-g", metavar="K", help="Which log of the file (from 1).")] = 1,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="OUT",
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="OUT",
                                                    help="Write to this file; default: stdout.")] = None,
 ) -> None:
     """Write what one seat saw of a logged match.

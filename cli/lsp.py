@@ -215,4 +215,5 @@ def _symbol_kind(t, kind: str):
             "value": t.SymbolKind.EnumMember, "card": t.SymbolKind.Class, "zone": t.SymbolKind.Variable,
             "play": t.SymbolKind.Method, "edition": t.SymbolKind.Namespace, "variant": t.SymbolKind.Namespace,
             "for": t.SymbolKind.Namespace, "game": t.SymbolKind.File, "turn": t.SymbolKind.Event,
-            "window": t.SymbolKind.Event, "round end": t.SymbolKind.Event, "final round": t.SymbolKind.Event}.get(kind, t.SymbolKind.Object)
+            "window": t.SymbolKind.Event, "round end": t.SymbolKind.Event, "final round": t.SymbolKind.Event,
+            }.get(kind, t.SymbolKind.Object)

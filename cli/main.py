@@ -76,8 +76,11 @@ def _reflowed(doc: str | None) -> str:
     breaks."""
     paragraphs = inspect.cleandoc(doc or "").split("\n\n")
     return "\n\n".join(
-        paragraph if any(line[:1] in (" ", "-", "*") for line in paragraph.splitlines()) else " ".join(paragraph.split())
-        for paragraph in paragraphs)
+        paragraph
+        if any(line[:1] in (" ", "-", "*") for line in paragraph.splitlines())
+        else " ".join(paragraph.split())
+        for paragraph in paragraphs
+    )
 
 
 def _without_types(params: list) -> list:
@@ -164,8 +167,10 @@ def _silence_stdout() -> None:
 def _internal(e: Exception) -> None:
     if os.environ.get("CARDRULES_DEBUG"):
         raise e
-    sys.stderr.write(f"internal error: {type(e).__name__}: {clip(str(e), 200)}\n"
-                     "  hint: this is a bug in cardrules; run again with CARDRULES_DEBUG=1 for details\n")
+    sys.stderr.write(
+        f"internal error: {type(e).__name__}: {clip(str(e), 200)}\n"
+        "  hint: this is a bug in cardrules; run again with CARDRULES_DEBUG=1 for details\n"
+    )
     sys.exit(70)
 
 

@@ -32,7 +32,8 @@ def compare(
     specs: Annotated[list[str], typer.Argument(
         metavar="SPEC", help="Rulesets to measure: FILE, FILE@EDITION+VARIANT..., FILE+house:HOUSE.yaml. "
                                 "Each is compared with the first.", show_default=False)],
-    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Number of seats (default: the first "
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N",
+                                                help="Number of seats (default: the first "
                                                 "count the first SPEC allows).", show_default=False)] = None,
     games: Annotated[int, typer.Option("--games", "-g", metavar="GAMES", help="Matches to play for each SPEC.")] = 1000,
     seats: Annotated[str, typer.Option("--seats", metavar="KINDS", help="The bot at each seat: one kind for all, "
@@ -49,7 +50,8 @@ def compare(
                                               "'cardrules\\[plots]').", show_default=False)] = None,
     skill: Annotated[bool, typer.Option("--skill", help=f"Also measure skill: the win rate of one {SKILLED} seat "
                                                         "against random seats, from every seat in turn.")] = False,
-    skill_games: Annotated[int, typer.Option("--skill-games", metavar="GAMES", help="Matches to play for the skill of each SPEC.")] = 50,
+    skill_games: Annotated[int, typer.Option("--skill-games", metavar="GAMES",
+                                             help="Matches to play for the skill of each SPEC.")] = 50,
 ) -> None:
     """Measure how rulesets play: bots play each SPEC, and the figures are compared.
 
@@ -80,7 +82,7 @@ def compare(
     total = len(specs) * (games + (skill_games if skill else 0))
     summaries = []
     with _progress(total, not as_json) as advance:
-        for k, (spec, one, table) in enumerate(zip(specs, loaded, compiled)):
+        for k, (spec, one, table) in enumerate(zip(specs, loaded, compiled, strict=True)):
             try:
                 records = measure(table, games, stream_seed(seed, k), kinds, workers=workers, progress=advance)
                 skilled_records = measure(table, skill_games, stream_seed(seed, len(specs) + k), skilled, rotate=True,
@@ -101,7 +103,7 @@ def compare(
         typer.echo(json.dumps(to_json(summaries, pairs, titles, count, games, seed, kinds), ensure_ascii=False,
                               indent=2))
     else:
-        for summary, title in zip(summaries, titles):
+        for summary, title in zip(summaries, titles, strict=True):
             _print_summary(summary, title, seed)
         for a, b, rows in pairs:
             _print_differences(a, b, rows)
@@ -183,8 +185,8 @@ def _print_summary(s: fig.Summary, title: str, seed: int) -> None:
             group = f.group
             table.add_row(Text(group, style="bold"), "", "", "")
         shape = bar(f.estimate.value) if f.is_rate else sparkline(f.values)
-        table.add_row(Text("  " + f.name), value(f.estimate, f.is_rate), interval(f.estimate.low, f.estimate.high, f.is_rate),
-                      Text(shape, style="cyan"))
+        table.add_row(Text("  " + f.name), value(f.estimate, f.is_rate),
+                      interval(f.estimate.low, f.estimate.high, f.is_rate), Text(shape, style="cyan"))
     out.print(table)
     first = fig.first_seat_advantage(s)
     out.print(Text(f"fairness: chi-square {s.fairness.statistic:.2f} on {s.fairness.df} df, p = "
@@ -206,7 +208,8 @@ def _print_differences(a: fig.Summary, b: fig.Summary, rows: list[fig.Difference
                          min_width=18 if column == "figure" else 1)
     for d in rows:
         rate = d.rate
-        diff = f"{d.test.difference:+.1%}" if rate else f"{'+' if d.test.difference >= 0 else ''}{number(d.test.difference)}"
+        sign = "+" if d.test.difference >= 0 else ""
+        diff = f"{d.test.difference:+.1%}" if rate else f"{sign}{number(d.test.difference)}"
         style = "bold" if d.significant else ""
         table.add_row(Text(d.figure, style=style), value(d.a, rate), value(d.b, rate), Text(diff, style=style),
                       interval(d.test.low, d.test.high, rate),
@@ -239,7 +242,7 @@ def to_json(summaries: list[fig.Summary], pairs, titles: list[str], players: int
             seats: tuple[str, ...]) -> dict:
     """The run as one object (schemas/compare.schema.json)."""
     specs = []
-    for s, title in zip(summaries, titles):
+    for s, title in zip(summaries, titles, strict=True):
         specs.append({
             "spec": s.spec, "title": title, "games": s.games, "finished": s.finished, "seats": list(s.seats),
             "seat_win_rates": [_estimate(s.figure(fig.seat_wins(seat)).estimate) for seat in range(s.players)],
@@ -262,7 +265,8 @@ def to_json(summaries: list[fig.Summary], pairs, titles: list[str], players: int
                     "p_value": d.test.p_value, "p_adjusted": d.p_adjusted, "effect": _finite(d.effect),
                     "significant": d.significant}
                    for a, b, rows in pairs for d in rows]
-    return {"format": "cardrules-compare/1", "players": players, "games": games, "seed": seed, "seats": list(seats), "alpha": fig.ALPHA,
+    return {"format": "cardrules-compare/1", "players": players, "games": games, "seed": seed, "seats": list(seats),
+            "alpha": fig.ALPHA,
             "specs": specs, "differences": differences}
 
 

@@ -15,7 +15,7 @@ import signal
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Group, RenderableType
@@ -23,28 +23,43 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter import gamelog, outputs
+from ..interpreter import gamelog, narration, outputs
 from ..interpreter.book import Summary, summary
-from ..interpreter.bots import Table as Seating, make_bot
+from ..interpreter.bots import Table as Seating
+from ..interpreter.bots import make_bot
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
 from ..interpreter.engine import PASS, EngineError, Game, RoundResult, new_game, team_totals
 from ..interpreter.errors import clip
 from ..interpreter.ismcts import search
-from ..interpreter import narration
-from ..interpreter.narration import RoundOver, narrate, round_words, snapshot
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset, selection_text
-from ..interpreter.notation import HELP, AmbiguousMoveError, Move, IllegalMoveError, MoveError, matching, parse_move
+from ..interpreter.narration import RoundOver, narrate, round_words, snapshot
+from ..interpreter.notation import HELP, AmbiguousMoveError, IllegalMoveError, Move, MoveError, matching, parse_move
 from ..interpreter.progress import endless_round, round_bound
 from ..interpreter.redact import as_seen
 from ..interpreter.rulings import cited
 from ..interpreter.scoring import Scorer
 from ..interpreter.seats import HUMAN, KINDS, SeatError, parse_seat
 from ..interpreter.worlds import Memory
-from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Lang, Variants, compile_log_ruleset, compile_or_exit, err, fail,
-                     load_or_exit, out, parse_params, seats_or_exit, seed_in_range)
-from .logs import read_or_exit, writable_or_exit
+from .common import (
+    EXIT_FINDINGS,
+    EXIT_USAGE,
+    Edition,
+    House,
+    Lang,
+    Variants,
+    compile_log_ruleset,
+    compile_or_exit,
+    err,
+    fail,
+    load_or_exit,
+    out,
+    parse_params,
+    seats_or_exit,
+    seed_in_range,
+)
 from .i18n import _, ngettext, use
+from .logs import read_or_exit, writable_or_exit
 from .narrate import event_text, round_over_text
 from .render import Paint, breakdown_of, changes_of, moves_of, painter, plain, plural, view_of
 
@@ -222,7 +237,8 @@ class Session:
             if self.auto_passed:
                 out.print(said + " " + _("(auto-pass)"), markup=False, style="dim")
                 self.auto_passed = False
-            elif not (in_window and not move.card and self.kinds[seat] != HUMAN):  # a bot letting a window go: nothing to tell
+            # a bot letting a window go: nothing to tell
+            elif not (in_window and not move.card and self.kinds[seat] != HUMAN):
                 out.print(said, markup=False, style="dim" if self.kinds[seat] != HUMAN else "")
             for event in narrate(before, game, self.viewer, move, seat, self.end_words):
                 if not isinstance(event, RoundOver):  # the round's report tells it
@@ -347,13 +363,15 @@ class Session:
                     line=clip(line, 40), n=len(found), moves=shown), clip(line, 40), 1,
                     _("say more of the move, or type its number (`moves` lists them)")) from None
             if isinstance(e, AmbiguousMoveError) and len(line.split()) == 1 and line.lower() in self.game.c.face_index:
-                raise IllegalMoveError(_("no move with {card} is legal now").format(card=clip(line, 40)), clip(line, 40),
+                raise IllegalMoveError(_("no move with {card} is legal now").format(card=clip(line, 40)),
+                                       clip(line, 40),
                                        1, _("`moves` lists the legal moves; `why PLAY {card}` says which rule forbids "
                                             "one").format(card=clip(line, 40))) from None
             close = self._close_words(line)
             if isinstance(e, AmbiguousMoveError) and len(line.split()) == 1:  # a lone word that names nothing
                 raise MoveError(_("'{word}' is not a card, a play or a command here").format(word=clip(line, 40)),
-                                clip(line, 40), 1, (_("did you mean {words}?").format(words=close) + " " if close else "")
+                                clip(line, 40), 1,
+                                (_("did you mean {words}?").format(words=close) + " " if close else "")
                                 + _("`help` lists the commands, `moves` the moves")) from None
             if close:
                 raise MoveError(e.message, e.text, e.column, _("did you mean {words}?").format(words=close)
@@ -529,18 +547,18 @@ def card_of(info: CardInfo) -> RenderableType:
     lines: list[RenderableType] = [head, *(_dim(p, 2) for p in cited if p)]
     lines.append(Text(_("used in {plays}").format(plays=plural(len(info.uses), "play")) + (":" if info.uses else ""),
                       style="bold dim"))
-    for use in info.uses:
-        line = Text(f"play {use.play}", style="bold")
-        line.append(" · " + _("as its second card (with)") if use.second else "")
-        line.append(" · " + (", ".join(_timing(t) for t in use.timing) or _("in no turn step: never made")))
-        line.append(" · " + _("if {condition}").format(condition=use.condition) if use.condition else "")
+    for card_use in info.uses:
+        line = Text(f"play {card_use.play}", style="bold")
+        line.append(" · " + _("as its second card (with)") if card_use.second else "")
+        line.append(" · " + (", ".join(_timing(t) for t in card_use.timing) or _("in no turn step: never made")))
+        line.append(" · " + _("if {condition}").format(condition=card_use.condition) if card_use.condition else "")
         items = Table.grid()  # wrapped lines hang under an item's text, its provenance further in
         items.add_column(no_wrap=True)
         items.add_column()
-        if use.provenance:
-            items.add_row("", _dim(use.provenance, 2))
-        own = use.items[1 if use.second else 0]
-        for item in use.items:
+        if card_use.provenance:
+            items.add_row("", _dim(card_use.provenance, 2))
+        own = card_use.items[1 if card_use.second else 0]
+        for item in card_use.items:
             items.add_row("  • ", Text(item.text, style="bold" if item is own else ""))
             if item.provenance:
                 items.add_row("", _dim(item.provenance, 2))
@@ -597,7 +615,7 @@ def print_round(result: RoundResult, kinds: list[str], words: dict[str, str] | N
     table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
     for name in (_("seat"), _("score"), _("total")):
         table.add_column(name, justify="left" if name == _("seat") else "right")
-    for seat, (score, total) in enumerate(zip(result.scores, result.totals)):
+    for seat, (score, total) in enumerate(zip(result.scores, result.totals, strict=True)):
         table.add_row(f"{seat} {kinds[seat]}", f"{score:+d}", str(total))
     out.print(round_over_text(result.round, result.reason, (words or {}).get(result.reason, ""), result.plays),
               style="bold", markup=False)
@@ -639,18 +657,18 @@ def bot_for(kind: str, seed: int, seat: int, number: int):
 def play(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A .rules file, or the name of a shipped ruleset.",
                                         show_default=False)],
-    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N",
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N",
                                                    help="Number of players.")] = None,
-    seats: Annotated[Optional[str], typer.Option(
+    seats: Annotated[str | None, typer.Option(
         metavar="KIND,...", help="Who plays each seat, comma-separated: human, or a bot: random, greedy, "
                                  "ismcts (ismcts:400 iterations, ismcts:0.5s a decision). Default: human, then "
                                  "random bots.")] = None,
-    seed: Annotated[Optional[int], typer.Option(
+    seed: Annotated[int | None, typer.Option(
         metavar="SEED", callback=seed_in_range, help="Seed of the shuffles (0 to 2^63-1); default: a random one, "
                                                           "printed.")] = None,
-    param: Annotated[Optional[list[str]], typer.Option(
+    param: Annotated[list[str] | None, typer.Option(
         metavar="NAME=V", help="Set a ruleset param: NAME=VALUE (repeatable).")] = None,
-    log: Annotated[Optional[Path], typer.Option(
+    log: Annotated[Path | None, typer.Option(
         metavar="FILE", help="Keep the game's journal in this file, a line a move as it is made: "
                              "`cardrules replay FILE` plays it again, `cardrules resume FILE` goes on with "
                              "a game that was stopped.")] = None,
@@ -690,7 +708,8 @@ def play(
             "cardrules", "play", spec.path + selection_text(model.edition, model.variants),
             *(("--house", house or spec.house) if house or spec.house else ()),
             *(("--seats", ",".join(kinds)) if seats else ("-p", str(compiled.players))),
-            *(x for p in param or () for x in ("--param", p)), *(("--lang", lang) if lang else ()), "--seed", str(seed)))
+            *(x for p in param or () for x in ("--param", p)), *(("--lang", lang) if lang else ()),
+            "--seed", str(seed)))
         out.print(_("{title}: {players} players ({kinds}), seed {seed}").format(
             title=model.title + model.selection, players=compiled.players, kinds=", ".join(kinds), seed=seed)
             + "; " + _("play it again: {command}").format(command=again)

@@ -6,7 +6,7 @@ seat; shared zones follow as lines. Piles read bottom to top, the top card last 
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
@@ -150,7 +150,7 @@ def changes_of(old: dict, new: dict, model: Ruleset, kinds: list[str], scores: l
     grid.add_column()
     for zone in model.zones:
         if zone.per_seat:
-            for seat, (was, now) in enumerate(zip(old["zones"][zone.name], new["zones"][zone.name])):
+            for seat, (was, now) in enumerate(zip(old["zones"][zone.name], new["zones"][zone.name], strict=True)):
                 if was != now:
                     whose = _("your {zone}") if seat == me else _("seat {seat}'s {zone}")
                     grid.add_row(whose.format(zone=zone.name, seat=seat), _zone(now, paint))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import html
 import io
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from matplotlib.figure import Figure
 
@@ -54,7 +54,7 @@ def render(summaries: Sequence[fig.Summary], pairs, titles: Sequence[str], games
     for a, b, rows in pairs:
         parts.append(f"<h2>{_e(b.spec)} (b) against {_e(a.spec)} (a)</h2>")
         parts.append(_differences(rows))
-    for summary, title in zip(summaries, titles):
+    for summary, title in zip(summaries, titles, strict=True):
         parts.append(f"<h2>{_e(summary.spec)}: {_e(title)}</h2>")
         parts.append(_summary(summary))
     parts.append("</body></html>\n")
@@ -93,7 +93,8 @@ def _differences(rows: Sequence[fig.Difference]) -> str:
         marked = ' class="significant"' if d.significant else ""
         body.append(f"<tr{marked}><td>{_e(d.figure)}"
                     f"{' *' if d.significant else ''}</td><td>{_value(d.a.value, rate)}</td>"
-                    f"<td>{_value(d.b.value, rate)}</td><td>{'+' if t.difference > 0 else ''}{_value(t.difference, rate)}</td>"
+                    f"<td>{_value(d.b.value, rate)}</td>"
+                    f"<td>{'+' if t.difference > 0 else ''}{_value(t.difference, rate)}</td>"
                     f"<td>{_value(t.low, rate)} .. {_value(t.high, rate)}</td><td>{'z' if rate else 'Welch t'}</td>"
                     f"<td>{t.p_value:.2g}</td><td>{d.p_adjusted:.2g}</td><td>{d.effect:+.2f}</td></tr>")
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
@@ -104,7 +105,8 @@ def _differences(rows: Sequence[fig.Difference]) -> str:
 
 def _svg(figure: Figure) -> str:
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
+    figure.savefig(buffer, format="svg", bbox_inches="tight",
+                   metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
     text = buffer.getvalue()
     return text[text.index("<svg"):]  # the XML prolog and doctype have no place inside HTML
 
@@ -128,8 +130,9 @@ def _histograms(summaries: Sequence[fig.Summary], name: str, label: str) -> Figu
     everything = everything[cut:len(everything) - cut]
     bins = fig.histogram(everything, 30)
     edges = [low for low, _, _ in bins] + [bins[-1][1]]
-    for k, (s, vs) in enumerate(zip(summaries, values)):
-        axes.hist([min(max(v, edges[0]), edges[-1]) for v in vs], bins=edges, histtype="step", linewidth=1.8, color=COLOURS[k % len(COLOURS)],
+    for k, (s, vs) in enumerate(zip(summaries, values, strict=True)):
+        axes.hist([min(max(v, edges[0]), edges[-1]) for v in vs], bins=edges, histtype="step", linewidth=1.8,
+                  color=COLOURS[k % len(COLOURS)],
                   weights=[1 / len(vs)] * len(vs), label=s.spec)
     axes.legend(fontsize="small")
     return figure

@@ -16,14 +16,28 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter import gamelog, invariants, outputs, selfplay as selfplaying
+from ..interpreter import gamelog, invariants, outputs
+from ..interpreter import selfplay as selfplaying
 from ..interpreter.compile import Compiled
 from ..interpreter.distributed import RayError
 from ..interpreter.engine import EngineError
 from ..interpreter.load import resolve, split_selection
+from .common import (
+    EXIT_FINDINGS,
+    EXIT_USAGE,
+    Edition,
+    House,
+    Variants,
+    compile_or_exit,
+    err,
+    fail,
+    load_or_exit,
+    out,
+    parse_params,
+    seats_or_exit,
+    seed_in_range,
+)
 from .i18n import _
-from .common import (EXIT_FINDINGS, EXIT_USAGE, Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out,
-                     parse_params, seats_or_exit, seed_in_range)
 from .logs import writable_or_exit
 
 BAR_FROM = 200  # fewer games than this end too soon for a progress bar to help
@@ -34,7 +48,8 @@ MAX_GAMES = 1_000_000  # a run longer than this is better split: each run report
 def selfplay(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A .rules file, or the name of a shipped ruleset.",
                                         show_default=False)],
-    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Number of seats (or give --seats).",
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N",
+                                                help="Number of seats (or give --seats).",
                                                 show_default=False)] = None,
     seats: Annotated[str | None, typer.Option(
         "--seats", metavar="KIND,...", help="The bot at each seat, comma-separated: random, greedy, ismcts "
@@ -42,20 +57,24 @@ def selfplay(
         show_default=False)] = None,
     games: Annotated[int, typer.Option("--games", "-g", metavar="GAMES", help="Matches to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", metavar="SEED", callback=seed_in_range,
-                                              help="Seed of the run (0 to 2^63-1): the same seed gives the same figures.")] = 1,
-    param: Annotated[list[str] | None, typer.Option("--param", metavar="NAME=NUMBER", help="Set a ruleset param, NAME=NUMBER (repeatable).",
+                                              help="Seed of the run (0 to 2^63-1): the same seed gives the same "
+                                                   "figures.")] = 1,
+    param: Annotated[list[str] | None, typer.Option("--param", metavar="NAME=NUMBER",
+                                                    help="Set a ruleset param, NAME=NUMBER (repeatable).",
                                                     show_default=False)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object, nothing else.")] = False,
+    as_json: Annotated[bool, typer.Option("--json",
+                                          help="Print the figures as one JSON object, nothing else.")] = False,
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="Write the log of every match to FILE, one a line (JSON Lines); "
-                                      "`cardrules replay FILE --game K` replays match K. The file appears once the run is "
-                                      "over (Ctrl-C: with the matches finished).", show_default=False)] = None,
+                                      "`cardrules replay FILE --game K` replays match K. The file appears once the run "
+                                      "is over (Ctrl-C: with the matches finished).", show_default=False)] = None,
     check_invariants: Annotated[bool, typer.Option(
         "--check-invariants", help="Check the engine's invariants after every action (much slower): every card "
                                    "in one place, views hide what they must, moves distinct and readable, every "
                                    "match ends. Failures are listed and exit 1.")] = False,
     workers: Annotated[int | None, typer.Option(
-        "--workers", "-w", metavar="N", help="Processes that play the matches (default: one per core). The figures, logs and "
+        "--workers", "-w", metavar="N",
+        help="Processes that play the matches (default: one per core). The figures, logs and "
                                 "failures are the same whatever the number.", show_default=False)] = None,
     ray: Annotated[str | None, typer.Option(
         "--ray", metavar="ADDRESS",
@@ -93,7 +112,8 @@ def selfplay(
     start = time.perf_counter()
     stopped = None  # the EngineError that ended the run: the matches finished before it are reported and logged
     with contextlib.suppress(EngineError), contextlib.ExitStack() as stack:
-        logger = None if log is None else _Logger(stack.enter_context(_whole_file(log)), spec.path, compiled, tally.seats)
+        logger = None if log is None else _Logger(stack.enter_context(_whole_file(log)), spec.path, compiled,
+                                                  tally.seats)
         try:
             interrupted = _run(compiled, games, seed, logger and logger.record, checker, tally, who,
                                bar=not as_json and games >= BAR_FROM)
@@ -166,7 +186,7 @@ class _Ticker(threading.Thread):
         self.start_time = time.perf_counter()
         self.done = threading.Event()
 
-    def __enter__(self) -> "_Ticker":
+    def __enter__(self) -> _Ticker:
         self.start()
         return self
 
@@ -254,7 +274,8 @@ def _tables(s: selfplaying.Stats, title: str) -> list[Table]:
                            s.sd_moves), ("winning total", s.mean_winning_total, s.sd_winning_total)):
         per_match.add_row(name, f"{mean:.2f}", f"{sd:.2f}")
     wins = _counts("wins (ties: each winner)", "seat", {f"{k} {kind}": w for k, (kind, w) in
-                                                          enumerate(zip(s.seats, s.wins_by_seat))}, s.games)
+                                                          enumerate(zip(s.seats, s.wins_by_seat, strict=True))},
+                   s.games)
     ends = _counts("round ends", "condition", s.round_end_reasons, sum(s.round_end_reasons.values()))
     return [per_match, wins, *_team_tables(s), ends]
 
@@ -263,8 +284,14 @@ def _team_tables(s: selfplaying.Stats) -> list[Table]:
     """The teams' wins, for a ruleset with teams: a team wins when its seats do."""
     if not s.teams:
         return []
-    return [_counts(_("wins by team (ties: each team)"), _("team"),
-                    {"+".join(map(str, team)): w for team, w in zip(s.teams, s.wins_by_team)}, s.games)]
+    return [
+        _counts(
+            _("wins by team (ties: each team)"),
+            _("team"),
+            {"+".join(map(str, team)): w for team, w in zip(s.teams, s.wins_by_team, strict=True)},
+            s.games,
+        )
+    ]
 
 
 def _counts(title: str, what: str, counts: dict, whole: int) -> Table:

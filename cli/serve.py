@@ -6,34 +6,34 @@ import errno
 import signal
 import socket
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ..interpreter.errors import EXIT_USAGE
 from ..interpreter.load import split_selection
 from ..interpreter.seats import HUMAN
-from .i18n import _
 from .common import Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out, parse_params, seats_or_exit
+from .i18n import _
 
 EXTRA = "pip install 'cardrules[serve]'"
 
 
 def serve(
-    spec: Annotated[Optional[str], typer.Argument(
+    spec: Annotated[str | None, typer.Argument(
         metavar="[SPEC]", help="A .rules file or a shipped ruleset's name (FILE@EDITION+VARIANT): open one table of "
                                "it. Without one, a lobby page makes tables of the shipped rulesets.",
         show_default=False)] = None,
-    seats: Annotated[Optional[str], typer.Option(
+    seats: Annotated[str | None, typer.Option(
         metavar="KIND,...", help="Who plays each seat of the table: human (a person, at a link of their own), or a "
                                  "bot: random, greedy, ismcts. Default: human, human.")] = None,
     host: Annotated[str, typer.Option(metavar="HOST", help="The address to listen on; 127.0.0.1 is this machine "
                                                            "only, 0.0.0.0 every network it is on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(metavar="P", min=0, max=65535, help="The port; 0 picks a free one.")] = 8000,
-    data: Annotated[Optional[Path], typer.Option(
+    data: Annotated[Path | None, typer.Option(
         metavar="DIR", help="Where the tables are kept (a journal each); default: cardrules/tables in the user's "
                             "data folder.", show_default=False)] = None,
-    param: Annotated[Optional[list[str]], typer.Option(metavar="NAME=V", help="Set a ruleset param (repeatable).")] = None,
+    param: Annotated[list[str] | None, typer.Option(metavar="NAME=V", help="Set a ruleset param (repeatable).")] = None,
     edition: Edition = None,
     variant: Variants = None,
     house: House = None,
@@ -65,14 +65,17 @@ def serve(
         selection = split_selection(spec).path + loaded.model.selection
     elif seats is not None:
         raise fail("--seats names the seats of a table: give its ruleset too", "e.g. cardrules serve RULESET "
-                   "--seats human,human,ismcts (`cardrules list` names them); without a ruleset the lobby page sets the seats", EXIT_USAGE)
+                   "--seats human,human,ismcts (`cardrules list` names them); without a ruleset the lobby page sets "
+                   "the seats", EXIT_USAGE)
     listener = _listen(host, port)
     base = f"http://{_shown(host)}:{listener.getsockname()[1]}"
     for table_id, why in tables.reopen():
-        err.print(_("warning: table {id} in {folder} cannot be reopened: {why}").format(id=table_id, folder=folder, why=why),
+        err.print(_("warning: table {id} in {folder} cannot be reopened: {why}")
+                  .format(id=table_id, folder=folder, why=why),
                   markup=False)
     for old in tables.open.values():
-        out.print(_("table {id} ({title}) reopened after {n} moves:").format(id=old.id, title=old.title, n=len(old.moves)),
+        out.print(_("table {id} ({title}) reopened after {n} moves:")
+                  .format(id=old.id, title=old.title, n=len(old.moves)),
                   markup=False)
         _links(old, base)
     if spec is not None:

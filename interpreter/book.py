@@ -18,8 +18,8 @@ from functools import lru_cache
 from typing import TypeAlias, cast
 
 from . import model as m
-from .bots import RandomBot
 from .book_words import LANGUAGES, WORDS
+from .bots import RandomBot
 from .cards import FINAL, TURN, WINDOW, describe, faces_by_kind
 from .compile import Compiled, compile_ruleset
 from .engine import EngineError, Game
@@ -108,7 +108,7 @@ class Book:
     notes: tuple[NoteItems, ...]
     contents_title: str
     notes_title: str
-    example: "Example | None" = None
+    example: Example | None = None
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,8 @@ class _Builder:
                 return self.phrase(left, op, False) + (self.words[op],) + self.phrase(right, op, last)
             case m.Op(op="==" | "!=" | "<" | "<=" | ">" | ">=" as op, left=left, right=right):
                 return self.say(_COMPARE[op], a=self.term(left), b=self.term(right))
-            case m.Quantifier(kind=kind, var=var, collection=m.Ref(name="seats"), body=body) if outer in ("", "and") and last:
+            case m.Quantifier(kind=kind, var=var, collection=m.Ref(name="seats"), body=body) \
+                    if outer in ("", "and") and last:
                 return self.say(f"q_{kind}", var=Code(var), body=self.phrase(body, "q"))
         return (self.code(e),)
 
@@ -306,10 +307,12 @@ class _Builder:
     def aim(self) -> Section:
         mt = self.model.match
         return self.section("aim", "aim", [
-            Paragraph(self.say("aim_highest" if mt.winner == "highest" else "aim_lowest") + self.note(mt.winner_provenance)),
+            Paragraph(self.say("aim_highest" if mt.winner == "highest" else "aim_lowest")
+                      + self.note(mt.winner_provenance)),
             Paragraph(self.until(mt.until) + self.note(mt.until_provenance)),
             Paragraph(self.say("aim_starter", expr=self.code(mt.starter)) + self.note(mt.starter_provenance)),
-            Paragraph(self.say("players", counts=_counts(self.model.counts)) + self.note(self.model.players_provenance)),
+            Paragraph(self.say("players", counts=_counts(self.model.counts))
+                      + self.note(self.model.players_provenance)),
             *self.teams(),
         ])
 
@@ -338,7 +341,7 @@ class _Builder:
              self.say("numbers", low=str(a.low), high=str(a.high))) for a in model.attributes))
         blocks.append(attributes)
         faces = faces_by_kind(model)
-        shown = dict(zip(model.deck, self.compiled.faces))
+        shown = dict(zip(model.deck, self.compiled.faces, strict=True))
         rows: list[tuple[Line, ...]] = []
         for k in model.kinds:
             kind_faces = faces[k.name]
@@ -361,7 +364,8 @@ class _Builder:
             blocks.append(Items(tuple(lines)))
         if model.deck_rules:
             blocks.append(Paragraph(self.say("deck_rules")))
-            blocks.append(Items(tuple(self.say("deck_rule", name=Code(r.name), cond=self.phrase(r.where)) + self.note(r.provenance)
+            blocks.append(Items(tuple(self.say("deck_rule", name=Code(r.name), cond=self.phrase(r.where))
+                                      + self.note(r.provenance)
                                       for r in model.deck_rules)))
         blocks.append(self.deck_table())
         blocks.append(Table((w["zones"],), ((w["zone"],), (w["scope"],), (w["visibility"],), (w["holds"],)), tuple(
@@ -376,7 +380,8 @@ class _Builder:
         rows: list[tuple[Line, ...]] = []
         for d in dealt:
             if "problem" in d:
-                rows.append(((str(d["players"]),), self.say("problem", problem=d["problem"])) + ((),) * (2 + len(shared)))
+                rows.append(((str(d["players"]),), self.say("problem", problem=d["problem"]))
+                            + ((),) * (2 + len(shared)))
             else:
                 rows.append(tuple((str(x),) for x in (d["players"], d["deck"], d["per_seat"], d["dealt"],
                                                        *(d["shared"][z] for z in shared))))
@@ -458,20 +463,24 @@ class _Builder:
                 uses.append(line)
             blocks.append(Items(tuple(uses)) if uses else Paragraph(self.say("kind_unused")))
             title = self.kind_names[k.name]
-            subsections.append(Section(f"card-{k.name}", (title,) if title == k.name else (title, " (", Code(k.name), ")"),
+            subsections.append(Section(f"card-{k.name}",
+                                       (title,) if title == k.name else (title, " (", Code(k.name), ")"),
                                        tuple(blocks), 3))
         return self.section("cards", "cards_section", subsections)
 
     def when(self, timing: tuple[str, ...]) -> Line:
         words = {TURN: "when_turn", WINDOW: "when_window", FINAL: "when_final"}
-        return tuple(x for i, when in enumerate(timing) for x in ((self.words["or"] if i else ""), self.words[words[when]]) if x)
+        return tuple(x for i, when in enumerate(timing)
+                     for x in ((self.words["or"] if i else ""), self.words[words[when]]) if x)
 
     def value_text(self, v: str) -> str:
-        """An attribute's value as the card section shows it (`a/b/c` for a kind's varying ones), in the book's language."""
+        """An attribute's value as the card section shows it (`a/b/c` for a kind's varying ones), in the
+        book's language."""
         return "/".join(self.labels.get(part, part) for part in v.split("/"))
 
     def plays(self) -> Section:
-        subsections: list[Block] = [Section(f"play-{p.name}", (Strong(p.name),), tuple(self.play(p)), 3) for p in self.model.plays]
+        subsections: list[Block] = [Section(f"play-{p.name}", (Strong(p.name),), tuple(self.play(p)), 3)
+                                    for p in self.model.plays]
         return self.section("plays", "plays", subsections)
 
     def play(self, p: m.Play) -> list[Block]:
@@ -492,7 +501,8 @@ class _Builder:
             if p.mate.where is not None:
                 line += self.say("play_mate_where", cond=self.phrase(p.mate.where))
             line += self.note(p.mate.provenance)
-        key = {"": "dest_shared", "self": "dest_self", "any": "dest_any", "other": "dest_other", "seat": "dest_seat"}[p.dest_seats]
+        key = {"": "dest_shared", "self": "dest_self", "any": "dest_any", "other": "dest_other",
+               "seat": "dest_seat"}[p.dest_seats]
         line += self.say(key, zone=Code(p.dest_zone), seat=self.code(p.dest_seat) if p.dest_seat is not None else "")
         line += self.note(p.dest_provenance)
         kinds = self.played_with.get(p.name, [])
@@ -503,12 +513,14 @@ class _Builder:
         for key, placement in (("new_pile", p.new_pile), ("onto_pile", p.onto_pile)):
             if placement is not None:
                 extra.append((self.say(key) if placement.expr is None else
-                              self.say(key + "_when", cond=self.phrase(placement.expr))) + self.note(placement.provenance))
+                              self.say(key + "_when", cond=self.phrase(placement.expr)))
+                             + self.note(placement.provenance))
         if p.choose:
             c = p.choose
             where = self.say("choose_where", cond=self.phrase(c.where)) if c.where is not None else ()
             key = f"choose_{c.kind}_{'other' if c.seats == 'other' else 'any'}"
-            extra.append(self.say(key, name=Code(c.name), zone=Code(c.zone or ""), where=where) + self.note(c.provenance))
+            extra.append(self.say(key, name=Code(c.name), zone=Code(c.zone or ""), where=where)
+                         + self.note(c.provenance))
         if extra:
             blocks.append(Items(tuple(extra)))
         if p.effects:
@@ -582,13 +594,15 @@ class _Builder:
                 Items(tuple(self.turn_step(s) + self.note(s.provenance) for s in f.steps), ordered=True)), 3))
         if model.cleanup:
             blocks.append(Paragraph(self.say("cleanup")))
-            blocks.append(Items(tuple(self.setup_step(s) + self.note(s.provenance) for s in model.cleanup), ordered=True))
+            blocks.append(Items(tuple(self.setup_step(s) + self.note(s.provenance) for s in model.cleanup),
+                                ordered=True))
         return self.section("end", "end", blocks)
 
     def scoring(self) -> Section:
         model = self.model
         sc = model.score
-        blocks: list[Block] = [Paragraph(self.say("score", var=Code(sc.var), expr=self.code(sc.expr)) + self.note(sc.provenance))]
+        blocks: list[Block] = [Paragraph(self.say("score", var=Code(sc.var), expr=self.code(sc.expr))
+                                         + self.note(sc.provenance))]
         if model.defines:
             blocks.append(Paragraph(self.say("defines")))
             blocks.append(Items(tuple((Code(f"{d.name}({', '.join(d.params)}) = {unparse(d.body)}"),)
@@ -665,15 +679,21 @@ class _Builder:
         if not what:
             return self.say("changes_none", other=other)
         return self.say("changes", other=other, what=tuple(
-            x for i, (kind, name) in enumerate(what) for x in ((", " if i else ""), *self.say(kind, what=Code(name))) if x))
+            x for i, (kind, name) in enumerate(what) for x in ((", " if i else ""), *self.say(kind, what=Code(name)))
+            if x))
 
     def params(self) -> Section | None:
         model, w = self.model, self.words
         if not model.params:
             return None
-        table = Table((), ((w["param"],), (w["default"],), (w["range"],)), tuple(
-            ((Code(p.name),) + self.note(p.provenance), (Strong(str(p.default)),), (f"{p.low}..{p.high}",))
-            for p in model.params))
+        table = Table(
+            (),
+            ((w["param"],), (w["default"],), (w["range"],)),
+            tuple(
+                ((Code(p.name),) + self.note(p.provenance), (Strong(str(p.default)),), (f"{p.low}..{p.high}",))
+                for p in model.params
+            ),
+        )
         return self.section("params", "params", [Paragraph(self.say("params_intro")), table])
 
 
@@ -692,7 +712,11 @@ def _kind_name(kind: m.CardKind, lang: str) -> str:
 def _counts(counts: tuple[int, ...]) -> str:
     if len(counts) == 1:
         return str(counts[0])
-    return f"{counts[0]}–{counts[-1]}" if list(counts) == list(range(counts[0], counts[-1] + 1)) else ", ".join(map(str, counts))
+    return (
+        f"{counts[0]}–{counts[-1]}"
+        if list(counts) == list(range(counts[0], counts[-1] + 1))
+        else ", ".join(map(str, counts))
+    )
 
 
 @lru_cache(maxsize=64)
@@ -732,12 +756,15 @@ def example(compiled: Compiled, seed: int = EXAMPLE_SEED) -> Example:
     face_of = compiled.face_of
     model = compiled.model
     position: dict[str, Laid] = {}
-    for zone, content in zip(model.zones, zones):
+    for zone, content in zip(model.zones, zones, strict=True):
+
         def show(cards: Iterable[int]) -> Faces:
             return [faces[face_of[c]] for c in cards]
+
         if zone.per_seat:
-            position[zone.name] = ([[show(p) for p in seat] for seat in content] if zone.piles else
-                                   [show(seat) for seat in content])
+            position[zone.name] = (
+                [[show(p) for p in seat] for seat in content] if zone.piles else [show(seat) for seat in content]
+            )
         else:
             position[zone.name] = [show(p) for p in content] if zone.piles else show(content)
     read = zones_read(model.score.expr)

@@ -8,14 +8,16 @@ from html import escape
 from . import book as b
 
 STYLE = """
-body { font: 16px/1.5 Georgia, 'Times New Roman', serif; max-width: 46em; margin: 2em auto; padding: 0 1em; color: #222; }
+body { font: 16px/1.5 Georgia, 'Times New Roman', serif; max-width: 46em; margin: 2em auto; padding: 0 1em;
+       color: #222; }
 h1 { font-size: 2.2em; margin-bottom: .2em; }
 h2 { border-bottom: 2px solid #8a6d3b; padding-bottom: .2em; margin-top: 2em; color: #5a3d0b; }
 h3 { margin-top: 1.4em; color: #5a3d0b; }
 .subtitle { color: #555; margin: 0; }
 nav { background: #f7f2e8; border: 1px solid #e0d4bb; padding: .5em 1.2em; margin: 1.5em 0; }
 nav ol { margin: .3em 0; }
-code { font: .88em/1.3 'DejaVu Sans Mono', Consolas, monospace; background: #f3f0ea; padding: 0 .2em; border-radius: 3px; }
+code { font: .88em/1.3 'DejaVu Sans Mono', Consolas, monospace; background: #f3f0ea; padding: 0 .2em;
+       border-radius: 3px; }
 table { border-collapse: collapse; margin: 1em 0; }
 caption { text-align: left; font-style: italic; padding-bottom: .3em; }
 th, td { border: 1px solid #d8ccb4; padding: .25em .6em; text-align: left; vertical-align: top; }
@@ -53,9 +55,17 @@ def line(parts: b.Line) -> str:
 
 
 def render(book: b.Book) -> str:
-    out = ["<!DOCTYPE html>", f'<html lang="{escape(book.lang)}">', "<head>", '<meta charset="utf-8">',
-           f"<title>{escape(book.title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>",
-           f"<h1>{escape(book.title)}</h1>"]
+    out = [
+        "<!DOCTYPE html>",
+        f'<html lang="{escape(book.lang)}">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f"<title>{escape(book.title)}</title>",
+        f"<style>{STYLE}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{escape(book.title)}</h1>",
+    ]
     out += [f'<p class="subtitle">{line(s)}</p>' for s in book.subtitle]
     out.append(f"<nav><strong>{escape(book.contents_title)}</strong><ol>")
     out += [f'<li><a href="#{escape(s.anchor)}">{line(s.title)}</a></li>' for s in book.sections]

@@ -9,24 +9,27 @@ WORDS: dict[str, dict[str, str]] = {
     "en": {
         "contents": "Contents",
         "players": "{counts} players.",
-        "teams_opposite": "The players play in teams of two, partners sitting opposite each other: seat `s` with seat"
-                          " `s + players / 2`. A team's total is the sum of its players' totals, and every player of the"
-                          " team with the best total wins.",
+        "teams_opposite": "The players play in teams of two, partners sitting opposite each other: seat `s` with seat "
+                          "`s + players / 2`. A team's total is the sum of its players' totals, and every player of "
+                          "the team with the best total wins.",
         "teams_listed": "The players play in teams of these seats: {teams}. A team's total is the sum of its players'"
                         " totals, and every player of the team with the best total wins.",
         "documents": "Written from: {docs}.",
         "selection": "This book describes the selection {selection}.",
         "reading": "How to read this book",
-        "reading_text": "Names of zones, plays and defines are the ruleset's own. Where a condition is not put in words it is"
-                        " shown as the rules write it, in code style. In it, `self` is the player making the play, `card` the"
-                        " card played, `pile` the pile it goes onto, `target` the zone it goes to, `owner` the player whose zone receives it, `players` the"
-                        " number of players, `round` the round number (the first is 0), `totals` the match totals so far."
-                        " Numbers in brackets point to the notes at the end: where each rule comes from.",
+        "reading_text": "Names of zones, plays and defines are the ruleset's own. Where a condition is not put in "
+                        "words it is shown as the rules write it, in code style. In it, `self` is the player making "
+                        "the play, `card` the card played, `pile` the pile it goes onto, `target` the zone it goes to, "
+                        "`owner` the player whose zone receives it, `players` the number of players, `round` the round "
+                        "number (the first is 0), `totals` the match totals so far. Numbers in brackets point to the "
+                        "notes at the end: where each rule comes from.",
         "aim": "The aim",
         "aim_highest": "The player with the highest total wins.",
         "aim_lowest": "The player with the lowest total wins.",
-        "aim_until": "The match is played round after round until {cond}; each round every player scores, and the scores add up to the totals.",
-        "aim_rounds": "The match is {count} rounds; in each round every player scores, and the scores add up to the totals.",
+        "aim_until": "The match is played round after round until {cond}; each round every player scores, and the "
+                     "scores add up to the totals.",
+        "aim_rounds": "The match is {count} rounds; in each round every player scores, and the scores add up to the "
+                      "totals.",
         "aim_rounds_1": "The match is one round; at its end every player scores.",
         "aim_starter": "Round number `round` (the first is 0) is started by seat {expr}.",
         "components": "Components",
@@ -68,7 +71,8 @@ WORDS: dict[str, dict[str, str]] = {
         "plain_cards": "cards",
         "setup": "Setup",
         "shuffle": "Shuffle all the cards in play into {zone}.",
-        "deal": "Deal {count} cards from {source} to each player's {dest}, one player after another from the starting player.",
+        "deal": "Deal {count} cards from {source} to each player's {dest}, one player after another from the starting "
+                "player.",
         "deal_all": "Deal all the cards of {source} to the players' {dest}.",
         "deal_where": " Only cards for which {cond} are dealt, from the top down.",
         "move": "Move {count} cards from {source} to {dest}.",
@@ -81,7 +85,8 @@ WORDS: dict[str, dict[str, str]] = {
         "draw_shared": "Draw {count} cards from {source} to {dest}.",
         "draw_1": "Draw a card from {source} to your {dest}.",
         "draw_shared_1": "Draw a card from {source} to {dest}.",
-        "deal_1": "Deal one card from {source} to each player's {dest}, one player after another from the starting player.",
+        "deal_1": "Deal one card from {source} to each player's {dest}, one player after another from the starting "
+                  "player.",
         "move_1": "Move the top card from {source} to {dest}.",
         "move_cards_1": "one card is moved{random} from {source} to {dest}{where}.",
         "draw_when": " Only when {cond}.",
@@ -91,8 +96,9 @@ WORDS: dict[str, dict[str, str]] = {
         "step_pass": " If you cannot play any of them, you pass.",
         "step_when": " This step happens only when {cond}.",
         "window": "Response windows: playing out of turn",
-        "window_text": "After every completed step of a turn, each player in turn order, starting with the player whose turn it is,"
-                       " may make one of these plays or pass: {plays}. When every player has passed in a row, the window closes.",
+        "window_text": "After every completed step of a turn, each player in turn order, starting with the player "
+                       "whose turn it is, may make one of these plays or pass: {plays}. When every player has passed "
+                       "in a row, the window closes.",
         "window_when": " A window opens only when {cond}.",
         "cards_section": "The cards and what they do",
         "kind_line": "{count} copies of each face; {total} cards in all.",
@@ -152,7 +158,8 @@ WORDS: dict[str, dict[str, str]] = {
         "end": "The end of a round",
         "round_end": "The round ends at once when {cond}.",
         "final": "The final round",
-        "final_text": "When a turn ends with {cond}, each player, starting with the next one, takes one final turn, with no response windows. Then the round ends.",
+        "final_text": "When a turn ends with {cond}, each player, starting with the next one, takes one final turn, "
+                      "with no response windows. Then the round ends.",
         "final_seat_order": " The final turns go in seat order, whatever the direction of play.",
         "final_steps": "A final turn is:",
         "cleanup": "When the round has ended, before scoring:",
@@ -160,12 +167,15 @@ WORDS: dict[str, dict[str, str]] = {
         "score": "At the end of a round, each player {var} scores {expr}.",
         "defines": "The names used above mean:",
         "example": "A worked example",
-        "example_text": "A match of {players} players, dealt with seed {seed} and played by random moves until the first round ended ({end}). The cards each player had then, in the zones the score reads (each pile's cards from the bottom up), and what each scored:",
+        "example_text": "A match of {players} players, dealt with seed {seed} and played by random moves until the "
+                        "first round ended ({end}). The cards each player had then, in the zones the score reads "
+                        "(each pile's cards from the bottom up), and what each scored:",
         "seat": "player",
         "score_col": "score",
         "example_none": "No example: {why}.",
         "options": "Editions and variants",
-        "options_intro": "The ruleset can be played in these editions and with these variants; this book describes {selection}.",
+        "options_intro": "The ruleset can be played in these editions and with these variants; this book describes "
+                         "{selection}.",
         "the_base": "the base rules",
         "edition": "Edition: {name}",
         "variant": "Variant: {name}",
@@ -214,16 +224,19 @@ WORDS: dict[str, dict[str, str]] = {
         "documents": "Составлено по: {docs}.",
         "selection": "Эта книга описывает выбор {selection}.",
         "reading": "Как читать эту книгу",
-        "reading_text": "Названия зон, розыгрышей и определений взяты из правил как есть. Условие, которое не пересказано словами,"
-                        " показано так, как его пишут правила, моноширинным шрифтом. В нём `self` — игрок, который делает"
-                        " розыгрыш, `card` — разыгранная карта, `pile` — стопка, на которую она ложится, `target` — зона, куда она идёт, `owner` — игрок,"
-                        " в чью зону она попадает, `players` — число игроков, `round` — номер раунда (первый — 0),"
-                        " `totals` — суммы очков партии. Числа в скобках ведут к примечаниям в конце: откуда взято каждое правило.",
+        "reading_text": "Названия зон, розыгрышей и определений взяты из правил как есть. Условие, которое не "
+                        "пересказано словами, показано так, как его пишут правила, моноширинным шрифтом. В нём `self` "
+                        "— игрок, который делает розыгрыш, `card` — разыгранная карта, `pile` — стопка, на которую она "
+                        "ложится, `target` — зона, куда она идёт, `owner` — игрок, в чью зону она попадает, `players` "
+                        "— число игроков, `round` — номер раунда (первый — 0), `totals` — суммы очков партии. Числа в "
+                        "скобках ведут к примечаниям в конце: откуда взято каждое правило.",
         "aim": "Цель игры",
         "aim_highest": "Побеждает игрок с наибольшей суммой очков.",
         "aim_lowest": "Побеждает игрок с наименьшей суммой очков.",
-        "aim_until": "Партия идёт раунд за раундом, пока не выполнится {cond}; в конце каждого раунда каждый игрок получает очки, и они складываются в сумму.",
-        "aim_rounds": "Партия длится раундов: {count}; в каждом раунде каждый игрок получает очки, и они складываются в сумму.",
+        "aim_until": "Партия идёт раунд за раундом, пока не выполнится {cond}; в конце каждого раунда каждый игрок "
+                     "получает очки, и они складываются в сумму.",
+        "aim_rounds": "Партия длится раундов: {count}; в каждом раунде каждый игрок получает очки, и они складываются "
+                      "в сумму.",
         "aim_rounds_1": "Партия — это один раунд; в его конце каждый игрок получает очки.",
         "aim_starter": "Раунд номер `round` (первый — 0) начинает место {expr}.",
         "components": "Состав игры",
@@ -288,8 +301,9 @@ WORDS: dict[str, dict[str, str]] = {
         "step_pass": " Если ничего из этого сыграть нельзя, вы пропускаете.",
         "step_when": " Этот шаг бывает, только если {cond}.",
         "window": "Окна ответа: игра вне своего хода",
-        "window_text": "После каждого завершённого шага хода каждый игрок по очереди, начиная с того, чей сейчас ход, может"
-                       " сделать один из этих розыгрышей или пропустить: {plays}. Когда все игроки пропустили подряд, окно закрывается.",
+        "window_text": "После каждого завершённого шага хода каждый игрок по очереди, начиная с того, чей сейчас ход, "
+                       "может сделать один из этих розыгрышей или пропустить: {plays}. Когда все игроки пропустили "
+                       "подряд, окно закрывается.",
         "window_when": " Окно открывается, только если {cond}.",
         "cards_section": "Карты и что они делают",
         "kind_line": "Копий каждого лица: {count}; всего карт: {total}.",
@@ -349,7 +363,8 @@ WORDS: dict[str, dict[str, str]] = {
         "end": "Конец раунда",
         "round_end": "Раунд сразу заканчивается, когда {cond}.",
         "final": "Финальный круг",
-        "final_text": "Когда ход заканчивается и {cond}, каждый игрок, начиная со следующего, делает последний ход, без окон ответа. Затем раунд заканчивается.",
+        "final_text": "Когда ход заканчивается и {cond}, каждый игрок, начиная со следующего, делает последний ход, "
+                      "без окон ответа. Затем раунд заканчивается.",
         "final_seat_order": " Последние ходы идут по номерам мест, каким бы ни было направление игры.",
         "final_steps": "Последний ход:",
         "cleanup": "Когда раунд закончился, перед подсчётом:",
@@ -357,12 +372,15 @@ WORDS: dict[str, dict[str, str]] = {
         "score": "В конце раунда каждый игрок {var} получает {expr}.",
         "defines": "Имена, которые встречаются выше, означают:",
         "example": "Пример подсчёта",
-        "example_text": "Партия на {players} игроков, розданная с зерном {seed} и сыгранная случайными ходами до конца первого раунда ({end}). Карты каждого игрока в этот момент в зонах, которые читает подсчёт (карты каждой стопки снизу вверх), и его очки:",
+        "example_text": "Партия на {players} игроков, розданная с зерном {seed} и сыгранная случайными ходами до "
+                        "конца первого раунда ({end}). Карты каждого игрока в этот момент в зонах, которые читает "
+                        "подсчёт (карты каждой стопки снизу вверх), и его очки:",
         "seat": "игрок",
         "score_col": "очки",
         "example_none": "Примера нет: {why}.",
         "options": "Издания и варианты",
-        "options_intro": "В эти правила можно играть в таких изданиях и с такими вариантами; эта книга описывает {selection}.",
+        "options_intro": "В эти правила можно играть в таких изданиях и с такими вариантами; эта книга описывает "
+                         "{selection}.",
         "the_base": "базовые правила",
         "edition": "Издание: {name}",
         "variant": "Вариант: {name}",

@@ -171,7 +171,7 @@ class GreedyBot:
                     continue
                 totals[i] += margin(trial, seen.seat)
         best = max(totals)
-        return rng.choice([a for a, t in zip(actions, totals) if t == best])
+        return rng.choice([a for a, t in zip(actions, totals, strict=True) if t == best])
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "ismcts": IsmctsBot}  # kind -> its class, made with (rng, ...)

@@ -97,7 +97,7 @@ def describe(compiled: Compiled, name: str) -> CardInfo:
     values = dict(faces[0].attributes)
     known = {a.name: values.get(a.name, compiled.attributes[a.name][-1]) for a in model.attributes
              if a.name not in varying}
-    shown = dict(zip(model.deck, compiled.faces))  # each face in the language the match shows
+    shown = dict(zip(model.deck, compiled.faces, strict=True))  # each face in the language the match shows
     return CardInfo(
         name=kind.name if face is None else shown[faces[0]], kind=kind.name,
         faces=tuple(shown[c] for c in faces), copies=kind.copies, attributes=_attributes(kind, faces),

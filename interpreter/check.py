@@ -40,7 +40,8 @@ FUNCTIONS = {
     "min": "min(LIST of numbers) or min(x in LIST: NUMBER)",
     "product": "product(LIST of numbers) or product(x in LIST: NUMBER)",
     "distinct": "distinct(LIST)", "piles": "piles(ZONE of piles)", "tops": "tops(ZONE of piles)",
-    "top": "top(PILE or ZONE of cards)", "bottom": "bottom(PILE or ZONE of cards)", "cards": "cards(ZONE or PILE)", "values": "values(ATTRIBUTE)",
+    "top": "top(PILE or ZONE of cards)", "bottom": "bottom(PILE or ZONE of cards)", "cards": "cards(ZONE or PILE)",
+    "values": "values(ATTRIBUTE)",
     "seat": "seat(NUMBER): the seat of that number, counted round the table", "index": "index(SEAT): the seat's number",
     "best": "best(x in LIST: NUMBER): the first element of a list of seats or cards with the largest number",
     "played_by": "played_by(CARD): the seat that played it this round",
@@ -77,7 +78,8 @@ def _element(t: str) -> str | None:
 
 
 def _show(t: str) -> str:
-    return {"zone": "a zone of cards", "zone:piles": "a zone of piles", "int": "a number", "bool": "a truth value", "seat": "a seat",
+    return {"zone": "a zone of cards", "zone:piles": "a zone of piles", "int": "a number", "bool": "a truth value",
+            "seat": "a seat",
             "card": "a card", "pile": "a pile"}.get(t) or (
         f"a list of {_show(t[5:]).split(' ', 1)[1]}s" if t.startswith("list:")
         else f"a {t[5:]} value" if t.startswith("enum:") else t)
@@ -160,7 +162,8 @@ def _substitute(e, args: dict, depth: int):
         case s.Quantifier(var=var, collection=coll, body=body) | s.EachArg(var=var, collection=coll, body=body):
             fresh = s.Ident(f"{var.text}~{depth}", var.span)
             inner = {**args, var.text: s.Name(fresh.text, var.span)}
-            return replace(e, var=fresh, collection=_substitute(coll, args, depth), body=_substitute(body, inner, depth))
+            return replace(e, var=fresh, collection=_substitute(coll, args, depth),
+                           body=_substitute(body, inner, depth))
         case s.Call(args=call_args):
             return replace(e, args=tuple(_substitute(a, args, depth) for a in call_args))
         case s.Attr(obj=obj):
@@ -277,7 +280,8 @@ class Checker:
         last = self.clauses[-1].span if self.clauses else Span.point(1, 1)
         end = Span.point(last.end_line, max(1, last.end_column - 1))
         for kind, example in (("game", 'game "My game" { }'), ("players", "players 2..4"),
-                              ("setup", "setup { shuffle deck into draw }"), ("turn", "turn { play one of put or pass }"),
+                              ("setup", "setup { shuffle deck into draw }"), ("turn",
+                                                                              "turn { play one of put or pass }"),
                               ("score", "score s = count(hand of s)"), ("match", "match { until round >= 1 }")):
             if kind not in seen:
                 self.sink.error(f"the ruleset has no '{kind}' clause", end, f"add one, e.g. {example}")
@@ -316,8 +320,9 @@ class Checker:
             if c.kind == "param":
                 name, default, low, high = c.parts
                 if self._range(low, high) and not low.value <= default.value <= high.value:
-                    self.sink.error(f"the default {default.value} of '{name.text}' is outside {low.value}..{high.value}",
-                                    default.span, "make the default one of the allowed values")
+                    self.sink.error(
+                        f"the default {default.value} of '{name.text}' is outside {low.value}..{high.value}",
+                        default.span, "make the default one of the allowed values")
                 if self._define("param", name):
                     n.params[name.text] = m.Param(name.text, default.value, low.value, high.value, prov)
             elif c.kind == "enum_attribute":
@@ -396,7 +401,7 @@ class Checker:
         for item in c.items:
             if item.kind == "name":
                 lang, text = item.parts
-                if any(lang.text == l for l, _ in names):
+                if any(lang.text == known for known, _ in names):
                     self.sink.error(f"a second name in '{lang.text}'", lang.span, "give each language one name")
                 names.append((lang.text, text))
         if not c.parts[0].strip():
@@ -483,13 +488,14 @@ class Checker:
             elif item.kind == "face":
                 template, lang = item.parts
                 if lang is not None:
-                    if any(lang.text == l for l, _ in faces):
+                    if any(lang.text == known for known, _ in faces):
                         self.sink.error(f"a second face in '{lang.text}'", lang.span, "give each language one face")
                     faces.append((lang.text, template))
                 else:
                     face = template
                 for hole in re.findall(r"{([^}]*)}", template):
-                    if hole not in [a for a in attrs] + [i.parts[0].text for i in c.items if i.kind in ("each", "fixed")]:
+                    if hole not in [a for a in attrs] + [i.parts[0].text for i in c.items
+                                                         if i.kind in ("each", "fixed")]:
                         self.sink.error(f"the face template names '{hole}', which card '{name}' does not set",
                                         item.span, "use {ATTRIBUTE} for an attribute the card sets")
                         ok = False
@@ -504,7 +510,7 @@ class Checker:
                 ok = ok and mark is not None
                 marks.append(mark)
         if face is None:
-            face = name + "".join("-{%s}" % a for a, v in attrs.items() if v is None)
+            face = name + "".join(f"-{{{a}}}" for a, v in attrs.items() if v is None)
         if not ok:
             return None
         return m.CardKind(name, tuple(labels), tuple(attrs.items()), copies, face,
@@ -659,7 +665,8 @@ class Checker:
         seen: dict[str, s.Clause] = {}
         # where the card goes decides what `target` is, and a chosen target is named for the
         # effects, wherever the `to` and `choose` items stand
-        for item in sorted(c.items, key=lambda i: {"to": 0, "choose": 1, "card": 2, "meld": 2, "with": 3, "choose_value": 3}.get(i.kind, 4)):
+        for item in sorted(c.items, key=lambda i: {"to": 0, "choose": 1, "card": 2, "meld": 2, "with": 3,
+                                                   "choose_value": 3}.get(i.kind, 4)):
             prov = _provenance(item.provs, item.span)
             if item.kind in seen:
                 self.sink.error(f"a second '{_ITEM_WORDS[item.kind]}' in play '{name}'", item.span,
@@ -714,7 +721,8 @@ class Checker:
                 ident, zone_ident, where = item.parts
                 zone = self._zone(zone_ident, per_seat=True, piles=False)
                 if ident.text in CONTEXT_NAMES or ident.text in self.names.zones or ident.text in self.names.params:
-                    self.sink.error(f"'{ident.text}' already names something here", ident.span, "name the card otherwise")
+                    self.sink.error(f"'{ident.text}' already names something here", ident.span,
+                                    "name the card otherwise")
                     continue
                 keep = self._bool(where, {**PLAY_CARD, ident.text: "card"}) if where is not None else None
                 if zone is not None and (where is None or keep is not None):
@@ -844,9 +852,10 @@ class Checker:
         if item.kind in ("swap", "no_answer"):
             exprs = item.parts[1:] if item.kind == "swap" else item.parts
             seats = [self._expr(e, scope) for e in exprs]
-            for e, typed in zip(exprs, seats):
+            for e, typed in zip(exprs, seats, strict=True):
                 if typed is not None and typed.type != "seat":
-                    self.sink.error(f"this names {_show(typed.type)}, not a seat", e.span, "e.g. self, or a chosen seat")
+                    self.sink.error(f"this names {_show(typed.type)}, not a seat", e.span,
+                                    "e.g. self, or a chosen seat")
             if any(x is None or x.type != "seat" for x in seats):
                 return None
             if item.kind == "no_answer":
@@ -931,7 +940,8 @@ class Checker:
             return None
         if where is not None and var is None:
             self.sink.error("a where-condition here needs a name for the card it tests", item.span,
-                            "name it after the count: move 2 x from hand of chosen to row of self where x.colour == ...")
+                            "name it after the count: "
+                            "move 2 x from hand of chosen to row of self where x.colour == ...")
             return None
         keep = self._bool(where, {**scope, var.text: "card"}) if where is not None else None
         if None in (src, dst) or (amount is not None and count is None) or (where is not None and keep is None):
@@ -1086,7 +1096,8 @@ class Checker:
             odd = [n for n in counts if n % 2 or n < 4]
             if odd:
                 self.sink.error(f"teams opposite needs an even number of players, 4 or more; players allows {odd[0]}",
-                                c.span, "allow even counts only, e.g. players 4, 6, 8, or list the teams: teams 0+2, 1+3")
+                                c.span,
+                                "allow even counts only, e.g. players 4, 6, 8, or list the teams: teams 0+2, 1+3")
                 return None
             return m.Teams("opposite", (), _provenance(c.provs, c.span))
         seats = [n for team in listed for n in team]
@@ -1211,7 +1222,8 @@ class Checker:
                                           p.span, "declare it in game { document \"ID\" \"title\" } or fix the id")
                 for p in c.provs:
                     if p.kind in ("ruling", "assumed") and not p.text.strip():
-                        self.sink.error(f"an empty {p.kind}", p.span, f"say why: {p.kind} \"the book is silent on ...\"")
+                        self.sink.error(f"an empty {p.kind}", p.span,
+                                        f"say why: {p.kind} \"the book is silent on ...\"")
 
     def _unused(self) -> None:
         for (space, name), span in self.names.spans.items():
@@ -1371,7 +1383,7 @@ class Checker:
         self.names.used.add(("define", name))
         if not self._reads_only_its_own(name, clause):  # reported by _defines_sound
             return None
-        filled = _substitute(body, {p.text: a for p, a in zip(params, call.args)}, len(self._expanding))
+        filled = _substitute(body, {p.text: a for p, a in zip(params, call.args, strict=True)}, len(self._expanding))
         self._expanding.append(name)
         try:
             typed = self._expr(filled, scope)
@@ -1391,7 +1403,7 @@ class Checker:
         sink, self.sink = self.sink, Sink(self.sink.file, self.sink.text)
         self._expanding.append(name.text)
         try:
-            typed = self._expr(body, {**GLOBAL, **{p.text: a.type for p, a in zip(params, args)}})
+            typed = self._expr(body, {**GLOBAL, **{p.text: a.type for p, a in zip(params, args, strict=True)}})
         finally:
             self._expanding.pop()
             self.sink = sink
@@ -1545,12 +1557,16 @@ class Checker:
             for side, x in (("left", a), ("right", b)):
                 if x.type != "int":
                     self.sink.error(f"'{op}' needs numbers; the {side} side is {_show(x.type)}",
-                                    (e.left if side == "left" else e.right).span, "count(...) or sum(...) make a number")
+                                    (e.left if side == "left" else e.right).span,
+                                    "count(...) or sum(...) make a number")
                     return None
             return m.Op(op, a, b, "int")
         if a.type != b.type:
-            self.sink.error(f"'{op}' compares {_show(a.type)} with {_show(b.type)}", e.span,
-                            "compare values of one kind, e.g. card.colour == top(pile).colour")
+            self.sink.error(
+                f"'{op}' compares {_show(a.type)} with {_show(b.type)}",
+                e.span,
+                "compare values of one kind, e.g. card.colour == top(pile).colour",
+            )
             return None
         if op in ("<", "<=", ">", ">=") and a.type != "int":
             self.sink.error(f"'{op}' orders numbers, not {_show(a.type)}", e.span, "use == or != here")

@@ -29,9 +29,32 @@ import weakref
 from dataclasses import dataclass, field
 
 from . import model as m
-from .compile import (CARD, CHOICE, CHOSEN, END_OF_TURN, FIXED_SLOTS, FREE, MATE, MELD, OWNER, PASSED, PASSES, PILE, RNG,
-                      SELF, STATE, TARGET, TOTALS, ZONES, Compiled, CPlay, CStep, _remove_pile, partner_of,
-                      team_total)
+from .compile import (
+    CARD,
+    CHOICE,
+    CHOSEN,
+    END_OF_TURN,
+    FIXED_SLOTS,
+    FREE,
+    MATE,
+    MELD,
+    OWNER,
+    PASSED,
+    PASSES,
+    PILE,
+    RNG,
+    SELF,
+    STATE,
+    TARGET,
+    TOTALS,
+    ZONES,
+    Compiled,
+    CPlay,
+    CStep,
+    _remove_pile,
+    partner_of,
+    team_total,
+)
 from .engine import PASS, EngineError
 from .melds import meld_actions
 from .progress import endless_round
@@ -528,7 +551,7 @@ class _Generator:
                 d = distinct[play.card_zone] = self.fresh("faces")
             w.line(f"{d} = {{}}")
             w.line(f"for c in {hand}:")
-            w.line(f"    f = FACE_OF[c]")
+            w.line("    f = FACE_OF[c]")
             w.line(f"    if f not in {d}:")
             w.line(f"        {d}[f] = c")
             if share:
@@ -592,7 +615,7 @@ class _Generator:
             w.line(f"{mates} = {{}}")
             w.line(f"for c in zones[{mate_zone}][seat]:")
             w.line("    if c != card:")
-            w.line(f"        f = FACE_OF[c]")
+            w.line("        f = FACE_OF[c]")
             w.line(f"        if f not in {mates}:")
             w.line(f"            {mates}[f] = c")
             w.line(f"for mate_face, {mate} in {mates}.items():")
@@ -856,7 +879,7 @@ class _Generator:
         """`copy_zones(zones)`: a copy of every zone that shares no list with the original."""
         parts = []
         for k, zone in enumerate(self.model.zones):
-            one = f"[list(p) for p in {{}}]" if zone.piles else "list({})"
+            one = "[list(p) for p in {}]" if zone.piles else "list({})"
             parts.append(f"[{one.format('s')} for s in zones[{k}]]" if zone.per_seat else one.format(f"zones[{k}]"))
         self.w.line("def copy_zones(zones):")
         self.w.line(f"    return [{', '.join(parts)}]")
@@ -946,8 +969,9 @@ class _Generator:
 
         self.names, self.wrote, self.shared = names, wrote, shared
         self.keep_answers = not any(r.counters for r in window_reads or ())
+        # a play of no card, a meld, or one that may end the turn, goes through the engine
         simple = [p for p in c.plays if p.mate is None and p.choose is None and p.value is None
-                  and p.meld is None and not _ends_turn(p)]  # a play of no card, a meld, or one that may end the turn, goes through the engine
+                  and p.meld is None and not _ends_turn(p)]
         play_steps = [k for k, step in enumerate(steps) if step.kind == "play" and
                       any(p in simple for p in step.plays)]
         w.line("def playout(g, choose, bound):")
@@ -1359,7 +1383,7 @@ def write(c: Compiled) -> _Module:
     generate_fns, when_fns, count_fns, step_fns = [], [], [], []
     window_reads = None
     sources = list(model.turn) + (list(model.final.steps) if model.final else [])
-    for k, (step, source) in enumerate(zip(_steps(c), sources)):
+    for k, (step, source) in enumerate(zip(_steps(c), sources, strict=True)):
         if step.kind == "play":
             g.generator(f"gen{k}", step)
             generate_fns.append((k, f"gen{k}"))
@@ -1427,8 +1451,11 @@ def _namespace(c: Compiled) -> dict:
     for card, face in enumerate(c.face_of):
         first.setdefault(face, card)
     ns = {"_remove_pile": _remove_pile, "PASS": PASS, "EngineError": EngineError, "endless_round": endless_round,
-          "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "NO_CARD": NO_CARD, "NO_MATE": NO_MATE, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none, "FACE_OF": c.face_of,
-          "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none, "_best": _best, "_meld_actions": meld_actions,
+          "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "NO_CARD": NO_CARD,
+          "NO_MATE": NO_MATE, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none,
+          "FACE_OF": c.face_of,
+          "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none, "_best": _best,
+          "_meld_actions": meld_actions,
           "SEATS": tuple(range(c.players)),
           "OTHERS": tuple(tuple(s for s in range(c.players) if s != seat) for seat in range(c.players))}
     ns.update(_team_namespace(c))

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from . import model as m
 from .errors import EXIT_USAGE, CardrulesError
@@ -127,7 +127,7 @@ def compile_ruleset(model: m.Ruleset, players: int, overrides: dict[str, int] | 
     return _Compiler(model, players, params_for(model, overrides), lang).build()
 
 
-def expressions(compiled: Compiled) -> "_Compiler":
+def expressions(compiled: Compiled) -> _Compiler:
     """A compiler of more expressions for a compiled ruleset (its `expr(e, slots)`), on the same
     card numbers: for reading a position in other ways than the engine does."""
     return _Compiler(compiled.model, compiled.players, compiled.params)
@@ -192,7 +192,8 @@ class _Compiler:
                               f"{self.players} players", location=deal_location(model))
         values = tuple((v.name, v.per_match, self.expr(v.init, {})) for v in model.values)
         setup = tuple(("shuffle", self.zone_index[s.zone]) if isinstance(s, m.Shuffle)
-                      else ("let", self.value_index[s.name], values[self.value_index[s.name]][2]) if isinstance(s, m.Let)
+                      else ("let", self.value_index[s.name], values[self.value_index[s.name]][2])
+                      if isinstance(s, m.Let)
                       else ("deal" if isinstance(s, m.Deal) else "move",
                             None if s.count is None else self._constant(s.count),
                             self.zone_index[s.source], self.zone_index[s.dest],
@@ -209,7 +210,8 @@ class _Compiler:
         window = model.window and CStep("window", self._guard(model.window.when),
                                         plays=tuple(by_name[n] for n in model.window.plays))
         score_slot = FREE
-        spellings = {text.lower(): i for i, card in enumerate(model.deck) for text in (card.face, *dict(card.names).values())}
+        spellings = {text.lower(): i for i, card in enumerate(model.deck)
+                     for text in (card.face, *dict(card.names).values())}
         return Compiled(
             model=model, players=self.players, params=self.params, faces=self.faces,
             face_index=spellings, face_of=self.face_of,
@@ -242,7 +244,8 @@ class _Compiler:
         effects = tuple(self._effect(e, named) for e in p.effects)
         choose = p.choose and (p.choose.kind, self.zone_index[p.choose.zone] if p.choose.zone else -1, p.choose.seats,
                                None if p.choose.where is None else self.expr(p.choose.where, named))
-        mate = p.mate and (self.zone_index[p.mate.zone], None if p.mate.where is None else self.expr(p.mate.where, named))
+        mate = p.mate and (self.zone_index[p.mate.zone],
+                           None if p.mate.where is None else self.expr(p.mate.where, named))
         if p.value is not None:  # a play of no card: the value is chosen among the attribute's
             attribute = next(a for a in self.model.attributes if a.name == p.value.zone)
             values = tuple(v.name for v in attribute.values) or tuple(range(attribute.low, attribute.high + 1))

@@ -19,7 +19,7 @@ class Span:
     file: str = field(default="", compare=False)
 
     @staticmethod
-    def point(line: int, column: int) -> "Span":
+    def point(line: int, column: int) -> Span:
         return Span(line, column, line, column + 1)
 
 

@@ -315,9 +315,13 @@ def counts_text(counts: tuple[int, ...]) -> str:
 
 def _merged(given: Iterable[m.Provenance]) -> m.Provenance:
     provenances = list(given)
-    return m.Provenance(tuple(x for p in provenances for x in p.sources), tuple(x for p in provenances for x in p.rulings),
-                        tuple(x for p in provenances for x in p.assumptions),
-                        provenances[0].line if provenances else 0, provenances[0].column if provenances else 0)
+    return m.Provenance(
+        tuple(x for p in provenances for x in p.sources),
+        tuple(x for p in provenances for x in p.rulings),
+        tuple(x for p in provenances for x in p.assumptions),
+        provenances[0].line if provenances else 0,
+        provenances[0].column if provenances else 0,
+    )
 
 
 def _setup_step(step: m.Shuffle | m.Deal | m.Transfer) -> str:

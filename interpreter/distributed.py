@@ -7,7 +7,7 @@ once per process (`selfplay.compiled_here`), whatever the number of tasks it run
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .selfplay import AHEAD, Chunk, Match, Table, compiled_here, in_order, play_chunk
 

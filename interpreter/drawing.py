@@ -25,8 +25,12 @@ def fill(template: str, values: dict[str, str | int], attributes: dict[str, m.At
             return symbols[hole, v]
         a = attributes.get(hole)
         if lang is not None and a is not None and a.is_enum:
-            return next((text for l, text in next(x for x in a.values if x.name == v).labels if l == lang), str(v))
+            return next(
+                (text for label_lang, text in next(x for x in a.values if x.name == v).labels if label_lang == lang),
+                str(v),
+            )
         return str(v)
+
     return re.sub(r"{([^}]*)}", lambda h: value(h.group(1)), template)
 
 
@@ -41,5 +45,7 @@ def drawings(model: m.Ruleset, lang: str | None = None) -> dict[str, Drawn]:
         kind, values = kinds[card.kind], dict(card.attributes)
         template = dict(kind.faces).get(lang, kind.face) if lang else kind.face
         colour = next((c for attr, value, c in colours if values.get(attr) == value), None)
-        drawn[dict(card.names).get(lang, card.face) if lang else card.face] = Drawn(fill(template, values, attributes, lang, symbols), colour)
+        drawn[dict(card.names).get(lang, card.face) if lang else card.face] = Drawn(
+            fill(template, values, attributes, lang, symbols), colour
+        )
     return drawn

@@ -80,7 +80,7 @@ class Outline:
     kind: str
     span: Span
     name_span: Span
-    children: tuple["Outline", ...] = ()
+    children: tuple[Outline, ...] = ()
 
 
 @dataclass
@@ -487,12 +487,14 @@ def _index(a: Analysis) -> None:
 
 
 _ZONE = ("zone",)
-_EXPRESSION = ("zone", "param", "value", "attribute", "define", "named value")  # what a bare name in an expression may name
+# what a bare name in an expression may name
+_EXPRESSION = ("zone", "param", "value", "attribute", "define", "named value")
 # clause or item kind -> {part: the kinds of the names written there}
 _PART_KINDS = {
     "play_step": {0: ("play",)}, "window_plays": {0: ("play",)}, "requires": {0: ("edition",)},
     "for": {0: ("edition",)}, "combines": {0: ("variant",)}, "card": {0: _ZONE}, "with": {1: _ZONE},
-    "to": {0: _ZONE}, "choose": {2: _ZONE}, "choose_value": {2: ("attribute",)}, "set_value": {0: ("named value",)}, "shuffle": {0: _ZONE}, "deal": {1: _ZONE, 2: _ZONE},
+    "to": {0: _ZONE}, "choose": {2: _ZONE}, "choose_value": {2: ("attribute",)}, "set_value": {0: ("named value",)},
+    "shuffle": {0: _ZONE}, "deal": {1: _ZONE, 2: _ZONE},
     "move": {1: _ZONE, 2: _ZONE}, "draw": {1: _ZONE, 2: _ZONE}, "swap": {0: _ZONE}, "pass_zone": {0: _ZONE},
     "each": {0: ("attribute",)}, "fixed": {0: ("attribute",), 1: ("value",)},
 }

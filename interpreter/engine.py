@@ -17,11 +17,31 @@ import os
 import random
 from dataclasses import dataclass, field
 
-from .compile import (CARD, CHOICE, CHOSEN, ENV_SIZE, MATE, MELD, OWNER, PASSED, PASSES, PILE, RNG, ROUND, SELF, STATE,
-                      TARGET, TOTALS, ZONES, Compiled, CStep, team_total)
+from .compile import (
+    CARD,
+    CHOICE,
+    CHOSEN,
+    ENV_SIZE,
+    MATE,
+    MELD,
+    OWNER,
+    PASSED,
+    PASSES,
+    PILE,
+    RNG,
+    ROUND,
+    SELF,
+    STATE,
+    TARGET,
+    TOTALS,
+    ZONES,
+    Compiled,
+    CStep,
+    team_total,
+)
+from .errors import CardrulesError
 from .melds import meld_actions
 from .notation import IllegalMoveError, Move, parse_move
-from .errors import CardrulesError
 from .progress import idle_round, idle_state, stalled_match
 from .unparse import unparse
 
@@ -72,9 +92,10 @@ class State:
     results: list[RoundResult] = field(default_factory=list)
     silent: set[int] = field(default_factory=set)  # seats that may not answer in the window under way
     values: list = field(default_factory=list)  # the named values, as the model lists them
-    played: list[int] = field(default_factory=list)  # per card (and "no card" last): the seat that played it this round, or -1
+    # per card (and "no card" last): the seat that played it this round, or -1
+    played: list[int] = field(default_factory=list)
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         return State(_deep(self.zones), list(self.totals), self.round, self.active, self.step, self.over, self.plays,
                      self.round_plays, self.idle_turns, self.passed, self.direction, list(self.next_turns),
                      None if self.window is None else list(self.window), self.final_turns, list(self.results),
@@ -101,7 +122,7 @@ def move_of(compiled: Compiled, action: tuple) -> Move:
 ENGINES = ("fast", "reference")
 
 
-def new_game(compiled: Compiled, seed: int = 0, *, deal: bool = True, engine: str | None = None) -> "Game":
+def new_game(compiled: Compiled, seed: int = 0, *, deal: bool = True, engine: str | None = None) -> Game:
     """A match on the engine asked for: `fast` (the generated one, `fast.FastGame`, the
     default) or `reference` (this module's `Game`, the plain closures it is checked against).
     Without `engine`, the environment variable CARDRULES_ENGINE chooses."""
@@ -149,7 +170,7 @@ class Game:
             self._advance()
 
     @classmethod
-    def resume(cls, compiled: Compiled, state: State, seed: int) -> "Game":
+    def resume(cls, compiled: Compiled, state: State, seed: int) -> Game:
         """A match going on from `state` (taken as it is, not copied), its chance drawn from
         `seed`: the worlds a bot samples and searches."""
         game = cls(compiled, seed, deal=False)
@@ -209,7 +230,7 @@ class Game:
         """What `seat` may see: public zones, its own owner-only zones, counts of the rest."""
         st = self.state
         zones = {}
-        for zone, content in zip(self.c.model.zones, st.zones):
+        for zone, content in zip(self.c.model.zones, st.zones, strict=True):
             if zone.per_seat:
                 zones[zone.name] = [self._show(zone, content[s], zone.visibility == "public" or
                                                (zone.visibility == "owner" and s == seat)) for s in range(self.n)]
@@ -229,7 +250,7 @@ class Game:
         values and card faces (None for no card). For `seat`, a card that lies where the seat
         cannot see it reads "hidden": a value never tells what a view would not."""
         shown = {}
-        for value, now in zip(self.c.model.values, self.state.values):
+        for value, now in zip(self.c.model.values, self.state.values, strict=True):
             if value.type == "card":
                 if now is None or now >= self.c.deck_size:
                     now = None
@@ -242,7 +263,7 @@ class Game:
 
     def _sees(self, seat: int, card: int) -> bool:
         """Whether `card` lies in a zone `seat` sees (a card in no zone is seen: it left play)."""
-        for zone, content in zip(self.c.model.zones, self.state.zones):
+        for zone, content in zip(self.c.model.zones, self.state.zones, strict=True):
             for s, part in (enumerate(content) if zone.per_seat else ((None, content),)):
                 if card in (c for pile in part for c in pile) if zone.piles else card in part:
                     return zone.visibility == "public" or (zone.visibility == "owner" and s == seat)
@@ -678,7 +699,7 @@ class Game:
         for seat in range(self.n):
             env[slot] = seat
             scores.append(self.c.score(env))
-        st.totals = [a + b for a, b in zip(st.totals, scores)]
+        st.totals = [a + b for a, b in zip(st.totals, scores, strict=True)]
         st.results.append(RoundResult(st.round, reason, tuple(scores), tuple(st.totals), st.round_plays))
         env[TOTALS], env[ROUND] = st.totals, st.round + 1
         if self.c.until(env):

@@ -8,7 +8,8 @@ also be a `ValueError` or `LookupError` where callers already catch those.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 EXIT_FINDINGS = 1  # bad input, or findings such as a failed scenario
 EXIT_USAGE = 2  # the command line itself is wrong

@@ -76,7 +76,8 @@ def export(model: m.Ruleset) -> Json:
         "window": _window(model.window),
         "final": None if model.final is None else {
             "name": model.final.name, "when": expression(model.final.when), "seat_order": model.final.seat_order,
-            "steps": [_turn_step(step) for step in model.final.steps], "provenance": _provenance(model.final.provenance)},
+            "steps": [_turn_step(step) for step in model.final.steps],
+            "provenance": _provenance(model.final.provenance)},
         "round_ends": [{"name": r.name, "when": expression(r.cond), "provenance": _provenance(r.provenance)}
                        for r in model.round_ends],
         "score": {"var": model.score.var, "expr": expression(model.score.expr),
@@ -315,7 +316,7 @@ def _deal(model: m.Ruleset, players: int) -> Deal:
     game.setup_round()  # the engine lays the table out: a count or a `where` means what it does in play
     shared: dict[str, int] = {}
     seats = [0] * players
-    for zone, content in zip(model.zones, game.state.zones):
+    for zone, content in zip(model.zones, game.state.zones, strict=True):
         if zone.per_seat:
             for seat, cards in enumerate(content):
                 seats[seat] += sum(len(p) for p in cards) if zone.piles else len(cards)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from . import codegen
 from .codegen import NO_CARD, NO_MATE, Shallow
-from .compile import CHOICE, CHOSEN, MATE, PASSES, PILE, RNG, SELF, STATE, TOTALS, ZONES, CARD, OWNER, TARGET, Compiled
+from .compile import CARD, CHOICE, CHOSEN, MATE, OWNER, PASSES, PILE, RNG, SELF, STATE, TARGET, TOTALS, ZONES, Compiled
 from .engine import PASS, EngineError, Game, State
 from .progress import idle_round, idle_state
 
@@ -79,7 +79,8 @@ def plan(compiled: Compiled) -> Plan:
         return found[1]
     gen = codegen.generated(compiled)
     fast = fast_compiled(compiled, gen)
-    gens = {id(s): gen.generate[id(o)] for s, o in zip(_steps(fast), _steps(compiled)) if id(o) in gen.generate}
+    gens = {id(s): gen.generate[id(o)] for s, o in zip(_steps(fast), _steps(compiled), strict=True)
+            if id(o) in gen.generate}
     reads = gen.window_reads or ()
     zones = range(len(compiled.model.zones))
     hand, any_face = [], []
@@ -115,8 +116,9 @@ def plan(compiled: Compiled) -> Plan:
         copy_zones=gen.copy_zones, effects=gen.effects, zones=(),
         effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays), playout=gen.playout,
         step_writes={id(s): codegen.effect_writes(compiled, None, (e.effect,))
-                     for s, e in zip(_steps(fast), _model_steps(compiled.model)) if s.kind == "effect"})
-    result = replace(result, zones=tuple(zip(result.readers, result.coarse, result.own, result.hand, result.any_face)))
+                     for s, e in zip(_steps(fast), _model_steps(compiled.model), strict=True) if s.kind == "effect"})
+    result = replace(result, zones=tuple(zip(result.readers, result.coarse, result.own, result.hand, result.any_face,
+                                             strict=True)))
     cid = id(compiled)
     _PLANS[cid] = (weakref.ref(compiled, lambda _: _PLANS.pop(cid, None)), result)
     return result
@@ -451,7 +453,7 @@ class FastGame(Game):
 
     # ---------------------------------------------------------------- search
 
-    def clone(self) -> "FastGame":
+    def clone(self) -> FastGame:
         """An independent copy of the match, its random source included: both play on alike.
         The random source's state is read once and kept until the source is drawn on again,
         so that many copies of one position (a search's root) share that reading."""

@@ -13,9 +13,9 @@ Matches stopped by a safety limit count in the limit's rate and in nothing else.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import pstdev
-from typing import Iterable, Sequence
 
 from . import inference
 from .inference import ChiSquare, Estimate, Test
@@ -25,7 +25,8 @@ ALPHA = 0.01
 TURNS, LEAD_CHANGES, DRAMA, DECISIVENESS = "turns", "lead changes", "drama: deepest deficit", "decisiveness"
 LIMIT = "stopped by a safety limit"
 
-LENGTH, FAIRNESS, SCORE, LEAD, CARDS, ENDS, SKILL = "length", "fairness", "score", "lead", "cards", "round ends", "skill"
+LENGTH, FAIRNESS, SCORE, LEAD = "length", "fairness", "score", "lead"
+CARDS, ENDS, SKILL = "cards", "round ends", "skill"
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,8 @@ def summarise(spec: str, records: Sequence[Record], round_end_names: Iterable[st
     if not done:
         raise ValueError("no match reached its end")
     players = len(done[0].totals)
-    figures = [_mean(what, LENGTH, [getattr(r, what) for r in done]) for what in ("rounds", TURNS, "decisions", "plays")]
+    figures = [_mean(what, LENGTH, [getattr(r, what) for r in done])
+               for what in ("rounds", TURNS, "decisions", "plays")]
     figures.append(_mean("turns per round", LENGTH, [r.turns / max(r.rounds, 1) for r in done]))
     shares = [_shares(r) for r in done]
     wins = [sum(s[seat] for s in shares) for seat in range(players)]
@@ -209,7 +211,7 @@ def differences(a: Summary, b: Summary) -> list[Difference]:
         rows.append((fa, fb, test, effect))
     adjusted = inference.holm([test.p_value for _, _, test, _ in rows])
     found = [Difference(fa.name, fa.group, fa.estimate, fb.estimate, fa.is_rate, test, effect, p)
-             for (fa, fb, test, effect), p in zip(rows, adjusted)]
+             for (fa, fb, test, effect), p in zip(rows, adjusted, strict=True)]
     return sorted(found, key=lambda d: (-abs(d.effect), d.test.p_value))
 
 

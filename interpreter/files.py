@@ -21,7 +21,7 @@ class FileRefused(RulesError):
     content is at fault."""
 
     @classmethod
-    def at(cls, file: str, message: str, hint: str) -> "FileRefused":
+    def at(cls, file: str, message: str, hint: str) -> FileRefused:
         """Refused as a whole: no line of it is at fault."""
         return cls([Diagnostic("error", message, None, hint, file)])
 

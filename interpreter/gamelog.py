@@ -17,16 +17,16 @@ import dataclasses
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from .compile import Compiled
 from .engine import EngineError, Game, new_game
 from .errors import CardrulesError, clip
 from .files import FileRefused, decode, is_regular_file, position, read_bytes
-from .parse import MAX_BYTES as RULES_MAX_BYTES
 from .notation import MoveError
+from .parse import MAX_BYTES as RULES_MAX_BYTES
 
 FORMAT = "cardrules-log/1"
 JOURNAL = "cardrules-journal/1"
@@ -347,7 +347,7 @@ def parse(text: str, file: str = "<log>", first_line: int = 1) -> GameLog:
 def _locator(text: str, file: str, first_line: int) -> Callable[[str], str]:
     """Where a key of the JSON `text` is written, as file:line:col."""
     def where(key: str) -> str:
-        found = re.search(r'"%s"\s*:' % re.escape(key), text)
+        found = re.search(rf'"{re.escape(key)}"\s*:', text)
         if found is None:
             return f"{file}:{first_line}" if first_line > 1 else file
         line = text.count("\n", 0, found.start()) + first_line

@@ -304,12 +304,14 @@ def ruleset_schema(path: str) -> Schema:
     defs, props = schema["$defs"], schema["properties"]
     schema["title"] = f"house rules for {models[0].title} ({name})"
     defs["param"] = {"enum": sorted(params), "description": "a param of the ruleset"}
-    defs["card"] = {"enum": sorted({k.name for m in models for k in m.kinds}), "description": "a card kind of the ruleset"}
+    defs["card"] = {"enum": sorted({k.name for m in models for k in m.kinds}),
+                    "description": "a card kind of the ruleset"}
     defs["clause"] = {"enum": sorted({options.show_key(options.key(c)) for cs in chosen for c in cs}),
                       "description": "a clause of the ruleset, by kind and name"}
     editions, variants = list(d.editions), list(d.variants)
     props["edition"] = {"enum": editions} if editions else {"not": {}, "description": "the ruleset has no editions"}
-    props["variants"]["items"] = {"enum": variants} if variants else {"not": {}, "description": "the ruleset has no variants"}
+    props["variants"]["items"] = ({"enum": variants} if variants
+                                  else {"not": {}, "description": "the ruleset has no variants"})
     defs["set"]["allOf"] = [{"if": {"properties": {"set": {"const": p.name}}},
                              "then": {"properties": {"to": {"minimum": p.low, "maximum": p.high,
                                                             "description": f"{p.low}..{p.high}, default {p.default}"}}}}

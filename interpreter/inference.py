@@ -8,10 +8,10 @@ throughout; confidence intervals at `LEVEL` unless asked otherwise.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist, fmean, stdev
-from typing import Sequence
 
 LEVEL = 0.95
 _EPS = 1e-15

@@ -146,7 +146,7 @@ def _cards(game: Game) -> tuple[list[tuple[str, str]], bool]:
 def _stacks(game: Game):
     """(zone, owner seat or None, pile index or None, cards) for every stack of cards of the
     state: a zone of cards, or one pile of a zone of piles."""
-    for zone, content in zip(game.c.model.zones, game.state.zones):
+    for zone, content in zip(game.c.model.zones, game.state.zones, strict=True):
         for owner, cards in enumerate(content) if zone.per_seat else ((None, content),):
             if zone.piles:
                 for i, pile in enumerate(cards):
@@ -175,7 +175,7 @@ def _hidden(game: Game) -> list[tuple[str, str]]:
     entry under the rule itself: faces where the seat sees, only true counts elsewhere."""
     model, faces, face_of = game.c.model, game.c.faces, game.c.face_of
     stacks = []  # per zone: (zone, [(owner seat or None, cards, their faces, their counts)])
-    for zone, content in zip(model.zones, game.state.zones):
+    for zone, content in zip(model.zones, game.state.zones, strict=True):
         parts = []
         for owner, cards in enumerate(content) if zone.per_seat else ((None, content),):
             if zone.piles:
@@ -216,7 +216,7 @@ def _judge(seat: int, zones, stacks: list) -> list[str]:
         if not isinstance(entries, list) or len(entries) != len(parts):
             out.append(f"of {zone.name} is not one entry per seat")
             continue
-        for (owner, cards, shown, _), entry in zip(parts, entries):
+        for (owner, cards, shown, _), entry in zip(parts, entries, strict=True):
             where = f"of {_where(zone, owner)} ({zone.visibility})"
             if sees(zone, owner, seat):
                 if entry != shown:

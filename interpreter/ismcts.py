@@ -138,7 +138,8 @@ def _rewards(values: list[float], scale: list[float], rivals: tuple) -> list[flo
     scale[0] += sum(abs(m) for m in margins)
     scale[1] += len(margins)
     size = scale[0] / scale[1] or 1.0
-    return [0.5 * (v == best) / winners + 0.25 * (1 + math.tanh(m / size)) for v, m in zip(values, margins)]
+    return [0.5 * (v == best) / winners + 0.25 * (1 + math.tanh(m / size))
+            for v, m in zip(values, margins, strict=True)]
 
 
 class IsmctsBot:

@@ -3,18 +3,16 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.resources import files
 from pathlib import Path
-
-from dataclasses import replace
 
 from . import model as m
 from . import options
 from .check import check
 from .diagnostics import Diagnostic, RulesError, Sink
-from .options import SelectionError
 from .files import decode, exists, is_regular_file, read_bytes
+from .options import SelectionError
 from .parse import MAX_BYTES, parse
 
 

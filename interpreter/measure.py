@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence, cast
+from typing import cast
 
 from .bots import BOTS, Table
-from .seats import SeatError, parse_seat
 from .compile import Compiled
 from .engine import EngineError, Game, new_game
+from .seats import SeatError, parse_seat
 from .selfplay import matches, seat_bots
 
 MAX_DECISIONS = 200_000  # a match still going after this many decisions is stopped: a safety limit

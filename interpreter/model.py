@@ -637,7 +637,8 @@ class Look:
 def selection_text(edition: str | None, variants: tuple[str, ...], house: str | None = None) -> str:
     """An edition, variants and house rules as the command line writes them after the file:
     `@ru+minimum+house:short.yaml`."""
-    return (f"@{edition}" if edition else "") + "".join(f"+{v}" for v in variants) + (f"+house:{house}" if house else "")
+    return ((f"@{edition}" if edition else "") + "".join(f"+{v}" for v in variants)
+            + (f"+house:{house}" if house else ""))
 
 
 @dataclass(frozen=True)
@@ -679,7 +680,6 @@ class Ruleset:
     values: tuple[Value, ...] = ()  # the named values that last, per match first
     teams: Teams | None = None  # the seats that play together, if any
 
-
     @property
     def counts(self) -> tuple[int, ...]:
         """Every player count the ruleset allows."""
@@ -689,8 +689,9 @@ class Ruleset:
     def languages(self) -> tuple[str, ...]:
         """The languages the game is named in or gives faces in: a card without a face in one
         shows its own face there."""
-        return tuple(dict.fromkeys([*(lang for lang, _ in self.names),
-                                    *(lang for card in self.deck for lang, _ in card.names)]))
+        return tuple(
+            dict.fromkeys([*(lang for lang, _ in self.names), *(lang for card in self.deck for lang, _ in card.names)])
+        )
 
     @property
     def selection(self) -> str:

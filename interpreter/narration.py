@@ -185,7 +185,7 @@ def _sees(model: Ruleset, place: Place, seat: int) -> bool:
 def _places(model: Ruleset, zones) -> dict[int, tuple[Place, int | None]]:
     """Each card -> its place and its pile's number (None in a zone of plain cards)."""
     found: dict[int, tuple[Place, int | None]] = {}
-    for zone, content in zip(model.zones, zones):
+    for zone, content in zip(model.zones, zones, strict=True):
         for owner, part in (enumerate(content) if zone.per_seat else ((None, content),)):
             place = Place(zone.name, owner)
             if zone.piles:
@@ -203,7 +203,7 @@ def _pile_changes(model: Ruleset, before, after, old) -> list[Event]:
     or more of the same place was merged; one holding one old pile's under another number was
     renumbered."""
     events: list[Event] = []
-    for zone, was, now in zip(model.zones, before, after):
+    for zone, _was, now in zip(model.zones, before, after, strict=True):
         if not zone.piles:
             continue
         for owner, part in (enumerate(now) if zone.per_seat else ((None, now),)):

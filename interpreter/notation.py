@@ -119,7 +119,7 @@ def matching(text: str, moves: list[Move], face_index: dict[str, int]) -> list[M
             return word.lower() == part.lower()
         typed, named = word.lower().split("+"), part.lower().split("+")
         return len(typed) == len(named) and all(face_index.get(a, a) == face_index.get(b, b)
-                                                for a, b in zip(typed, named))
+                                                for a, b in zip(typed, named, strict=True))
 
     found = []
     for move in moves:

@@ -25,7 +25,8 @@ from .errors import EXIT_USAGE, CardrulesError
 OPTION_KINDS = ("edition", "variant")
 NAMED = {"play", "card", "zone", "param", "define", "attribute", "deck", "round_end", "final"}
 SINGLE = {"game", "players", "setup", "cleanup", "turn", "window", "score", "match", "decks", "teams", "display"}
-EXTENDABLE = {"game", "card", "setup", "cleanup", "play", "turn", "window", "match", "display"}  # blocks whose header is a keyword and a name
+# blocks whose header is a keyword and a name
+EXTENDABLE = {"game", "card", "setup", "cleanup", "play", "turn", "window", "match", "display"}
 KIND_WORDS = {"round_end": "end round", "final": "final round"}
 
 
@@ -66,7 +67,7 @@ def read_key(text: str) -> tuple[str, str | None] | None:
     return None
 
 
-def _combine(d: "Declared", a: str, b: str) -> bool:
+def _combine(d: Declared, a: str, b: str) -> bool:
     """Two variants may be chosen together when either says it combines with the other."""
     return b in d.combines(d.variants[a]) or a in d.combines(d.variants[b])
 
@@ -154,7 +155,8 @@ def _known(idents, table: dict, what: str, sink: Sink) -> None:
                        near(ident.text, table) or f"the file's {what}s: " + (", ".join(table) or "none"))
 
 
-def choose(d: Declared, edition: str | None, variants: tuple[str, ...] | list[str]) -> tuple[str | None, tuple[str, ...]]:
+def choose(d: Declared, edition: str | None,
+           variants: tuple[str, ...] | list[str]) -> tuple[str | None, tuple[str, ...]]:
     """The edition (the file's first when none is given) and the variants in file order, or a
     `SelectionError` for a name the file does not declare."""
     for what, names, table in (("edition", [edition] if edition is not None else [], d.editions),

@@ -38,7 +38,7 @@ def standing(game: Game) -> list[float]:
     st = game.state
     if st.over:
         return _oriented(game, st.totals)
-    return _oriented(game, [t + s for t, s in zip(st.totals, round_scores(game))])
+    return _oriented(game, [t + s for t, s in zip(st.totals, round_scores(game), strict=True)])
 
 
 def margin(game: Game, seat: int) -> float:

@@ -11,9 +11,10 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO
 
 if sys.platform != "win32":  # pragma: no branch - POSIX
     import fcntl

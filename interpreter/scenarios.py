@@ -39,14 +39,13 @@ from .check import near
 from .compile import Compiled, ConfigError, compile_ruleset
 from .diagnostics import Diagnostic, RulesError, Span
 from .engine import EngineError, Game, PositionError, new_game
+from .files import exists
 from .load import Loaded, check_selection, named_ruleset, read, resolve
 from .model import Zone
 from .notation import IllegalMoveError, Move, MoveError, parse_move
 from .options import SelectionError
-from .files import exists
-from .yamlfile import Located, node_at, read_file, read_yaml, shipped_schema, span_of, validate
 from .parse import parse
-
+from .yamlfile import Located, node_at, read_file, read_yaml, shipped_schema, span_of, validate
 
 
 @dataclass(frozen=True)
@@ -331,7 +330,9 @@ def run(sf: ScenarioFile) -> list[Outcome]:
 def run_one(sf: ScenarioFile, s: Scenario) -> Outcome:
     """Play one scenario up to its first step that does not hold."""
     model = s.compiled.model
-    log: list[str] = [f"{Path(model.file).name}{model.selection}, {s.compiled.players} players"] if model.options else []
+    log: list[str] = []
+    if model.options:
+        log.append(f"{Path(model.file).name}{model.selection}, {s.compiled.players} players")
     at = ("scenarios", s.index)
     step_at, what = at + ("position",), "position"
     try:
@@ -487,7 +488,8 @@ def _expect(game: Game, want: dict, ended: list) -> None:
         results = [_result(r) for r in st.results]
         if len(want["results"]) != len(results):
             differ(("results",), "results", want["results"], results)
-        for k, (expected, found) in enumerate(zip(want["results"], results)):
+        # A length mismatch is reported above; the results both lists have are compared one by one.
+        for k, (expected, found) in enumerate(zip(want["results"], results, strict=False)):
             differ(("results", k), f"results[{k}]", expected, {key: found[key] for key in expected})
     legal = [str(m) for m in game.legal_moves(seat)] if seat is not None else []
     for key, must in (("legal", True), ("not_legal", False)):
@@ -516,12 +518,21 @@ def _expect_view(game: Game, want: dict, seat: int | None, differ, bad: list) ->
             shown = zones[name] if owner is None else zones[name][int(owner)]
             found = shown["count"] if isinstance(shown, dict) else shown
             if isinstance(expected, list):
-                expected = [[_face(c, f) for f in p] for p in expected] if zone.piles else [_face(c, f) for f in expected]
+                expected = ([[_face(c, f) for f in p] for p in expected] if zone.piles
+                            else [_face(c, f) for f in expected])
             path = ("view", name) + (() if owner is None else (owner,))
             what = f"view.{name}" + ("" if owner is None else f" of seat {owner}") + f", as seat {seat} sees it"
-            differ(path, what, expected, found, "it sees the cards" if isinstance(shown, list) and
-                   isinstance(expected, int) else "it sees only how many" if isinstance(shown, dict) and
-                   isinstance(expected, list) else None)
+            differ(
+                path,
+                what,
+                expected,
+                found,
+                "it sees the cards"
+                if isinstance(shown, list) and isinstance(expected, int)
+                else "it sees only how many"
+                if isinstance(shown, dict) and isinstance(expected, list)
+                else None,
+            )
 
 
 def _result(r) -> dict:

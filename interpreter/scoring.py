@@ -79,7 +79,7 @@ class Scorer:
     def _env(self, game, viewer: int) -> list:
         st, env = game.state, list(game.env)
         zones = []
-        for zone, content in zip(self.model.zones, st.zones):
+        for zone, content in zip(self.model.zones, st.zones, strict=True):
             if zone.per_seat:
                 zones.append([part if sees(zone, owner, viewer) else [] for owner, part in enumerate(content)])
             else:

@@ -24,8 +24,8 @@ import signal
 import statistics
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
 
 from . import model as m
 from .bots import RandomBot, make_bot, play_out

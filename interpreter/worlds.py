@@ -48,7 +48,7 @@ class Layout:
     faces: Counter  # every face the seat sees, wherever it lies
 
     @classmethod
-    def of(cls, compiled: Compiled, view: dict) -> "Layout":
+    def of(cls, compiled: Compiled, view: dict) -> Layout:
         index = {text: i for i, text in enumerate(compiled.faces)}
         visible, hidden, faces = {}, {}, Counter()
         for z, zone in enumerate(compiled.model.zones):
@@ -263,7 +263,7 @@ def _split(cards: list[int], piles: int, rng: random.Random) -> list[list[int]]:
     """`cards` in `piles` non-empty piles of random sizes: the view shows only how many."""
     cuts = sorted(rng.sample(range(1, len(cards)), piles - 1)) if piles > 1 else []
     bounds = [0, *cuts, len(cards)]
-    return [cards[a:b] for a, b in zip(bounds, bounds[1:])]
+    return [cards[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]  # neighbours: bounds[1:] is one shorter
 
 
 def fork(game: FastGame) -> FastGame:

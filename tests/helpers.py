@@ -265,9 +265,13 @@ match {
 
 # After a few plays nobody can play and the heap never fills: the engine stops the round. It is
 # the self-play tests' stuck game with a playable card for the first few turns.
-STALL = (STUCK.replace('"Stuck"', '"Stall"').replace("deal 2", "deal 3").replace("card.rank > 9", "card.rank > count(heap)")
-         .replace("end round out when some s in seats: count(hand of s) == 0", "end round full when count(heap) > 100")
-         .replace("until max(totals) >= 1", "until round >= 1"))
+STALL = (
+    STUCK.replace('"Stuck"', '"Stall"')
+    .replace("deal 2", "deal 3")
+    .replace("card.rank > 9", "card.rank > count(heap)")
+    .replace("end round out when some s in seats: count(hand of s) == 0", "end round full when count(heap) > 100")
+    .replace("until max(totals) >= 1", "until round >= 1")
+)
 
 
 TEXTS = {"windows": WINDOWS, "pickpocket": PICKPOCKET, "loop": LOOP, "stall": STALL}

@@ -17,7 +17,8 @@ from cardrules.interpreter.invariants import Checker
 from cardrules.interpreter.load import load
 from cardrules.interpreter.notation import IllegalMoveError
 from cardrules.interpreter.scenarios import load_file, load_text, run
-from cardrules.interpreter.selfplay import Match, run as selfplay
+from cardrules.interpreter.selfplay import Match
+from cardrules.interpreter.selfplay import run as selfplay
 
 from .conftest import RULESETS, cli, cli_process
 
@@ -127,7 +128,8 @@ def test_scenarios_via_the_command(scenario_file):
 @pytest.mark.parametrize("old, new", [
     ("- expect: {active: 2, to_move: 2, zones: {hand: {2: [red50, red100]}}}",
      "- expect: {active: 1, to_move: 2, zones: {hand: {2: [red50, red100]}}}"),
-    ("round_over: {reason: last_black, scores: [2600, 0, 0]}", "round_over: {reason: last_black, scores: [1300, 0, 0]}"),
+    ("round_over: {reason: last_black, scores: [2600, 0, 0]}",
+     "round_over: {reason: last_black, scores: [1300, 0, 0]}"),
     ("      - play: steal_top steal\n", "      - refuse: steal_top steal\n"),
     ("- play: reverse reverse\n        by: 2", "- play: reverse reverse\n        by: 1"),
 ])

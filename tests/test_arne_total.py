@@ -10,10 +10,10 @@ from collections import Counter
 
 import pytest
 
+from cardrules.interpreter import gamelog
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.diagnostics import RulesError
 from cardrules.interpreter.engine import Game
-from cardrules.interpreter import gamelog
 from cardrules.interpreter.invariants import Checker
 from cardrules.interpreter.load import load_all
 from cardrules.interpreter.selfplay import run as selfplay
@@ -288,7 +288,8 @@ def test_the_repl_plays_each_selection_to_its_end(edition, variants):
                "--seats", ",".join(["random"] * players), "--seed", "5")
     assert done.code == 0, done.stderr
     assert f"ARNE Total{label(edition, variants)}: {players} players" in done.stdout
-    assert re.search(r"^round 1 over after \d+ plays \(last_black\): the number of cards in draw is 0$", done.stdout, re.M)
+    assert re.search(r"^round 1 over after \d+ plays \(last_black\): the number of cards in draw is 0$", done.stdout,
+                     re.M)
     totals = [int(re.search(rf"^{seat} random +[+-]?\d+ +(-?\d+)$", done.stdout, re.M).group(1))
               for seat in range(players)]
     if "teams" in variants:  # partners sit opposite; a team's total is the sum of its seats'
@@ -318,7 +319,7 @@ def human_game(models):
     its cards' English faces."""
     done = _human_game(["1"] * 400)
     ru, en = compile_ruleset(models["@ru+minimum"], 4, lang="ru"), compile_ruleset(models["@ru+minimum"], 4)
-    english = dict(zip(ru.faces, en.faces))
+    english = dict(zip(ru.faces, en.faces, strict=True))
     said = re.findall(r"^место 0 \(human\): (.*)$", done.stdout, re.M)  # --lang ru: the interface too
     k, move = next((k, m) for k, m in enumerate(said) if RUSSIAN_FACE.search(m))
     play, card, *rest = move.split(" ")

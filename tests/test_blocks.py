@@ -181,7 +181,8 @@ def test_decks_gives_that_many_sets_of_the_cards():
 
 
 def test_a_mark_is_read_only_in_a_deck_rule():
-    text = STARS.replace("play lay { card from hand  to table }", "play lay { card from hand where card.star  to table }")
+    text = STARS.replace("play lay { card from hand  to table }",
+                         "play lay { card from hand where card.star  to table }")
     with pytest.raises(RulesError) as raised:
         load_text(text, "stars.rules")
     [d] = raised.value.diagnostics

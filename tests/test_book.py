@@ -104,7 +104,7 @@ def test_the_russian_book_names_cards_in_russian():
     text = plain(book)
     russian_faces = compile_ruleset(model, model.counts[0], None, "ru").faces
     english_faces = compile_ruleset(model, model.counts[0], None, "en").faces
-    for ru, en in zip(russian_faces, english_faces):
+    for ru, _en in zip(russian_faces, english_faces, strict=True):
         assert ru in text
     cards = next(s for s in book.sections if s.anchor == "cards")
     titles = [plain(b.Book("ru", "", (), (s,), (), "", "")).splitlines()[1] for s in cards.blocks]

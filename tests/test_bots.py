@@ -92,7 +92,7 @@ def hidden_permuted(game: Game, seat: int, knowledge: Knowledge, rng: random.Ran
                 slots.append((cards, i))
                 pool.append(card)
     rng.shuffle(pool)
-    for (cards, i), card in zip(slots, pool):
+    for (cards, i), card in zip(slots, pool, strict=True):
         cards[i] = card
     return Game.resume(game.c, state, 0)
 

@@ -195,13 +195,15 @@ CASES = [
          "a setup count reads the table"),
     edit("a setup count that reads passes", "deal hand_size from draw", "deal passes from draw", "passes",
          "unknown name 'passes'"),
-    edit("a second shuffle", "    deal hand_size from draw to hand", "    shuffle deck into draw\n    deal hand_size from draw to hand",
+    edit("a second shuffle", "    deal hand_size from draw to hand",
+         "    shuffle deck into draw\n    deal hand_size from draw to hand",
          "shuffle", "shuffles the deck a second time", offset=0),
     edit("a second 'to' in a play", "    to row of any seat\n", "    to row of any seat\n    to row of self\n",
          "to row of self", "a second 'to' in play 'put'"),
     edit("a second 'winner' in the match", "    winner highest\n", "    winner highest\n    winner lowest\n",
          "winner lowest", "a second 'winner' in the match"),
-    edit("a zone named like a param", "zone draw shared hidden", "zone draw shared hidden\nzone hand_size shared hidden",
+    edit("a zone named like a param", "zone draw shared hidden",
+         "zone draw shared hidden\nzone hand_size shared hidden",
          "hand_size shared", "'hand_size' already names a param"),
     edit("a param named like a context name", "param max_piles = 6", "param card = 1 in 1..2\nparam max_piles = 6",
          "card", "'card' is a name the language gives"),
@@ -314,7 +316,7 @@ def test_check_command_exits_1_with_the_located_message(tmp_path, id):
     assert result.code == 1, result.stderr
     assert "Traceback" not in result.stderr + result.stdout
     assert result.stdout == ""
-    line = next(l for l in result.stderr.splitlines() if l.startswith(f"{path}:{case.line}:"))
+    line = next(ln for ln in result.stderr.splitlines() if ln.startswith(f"{path}:{case.line}:"))
     assert case.phrase in line
     assert "^" in result.stderr and "hint: " in result.stderr
 
@@ -425,10 +427,12 @@ def test_deep_nesting_is_rejected_fast(case):
 
 
 def test_target_is_typed_by_the_to_item_wherever_it_stands():
-    moved = KLATS.replace("    to row of any seat\n", "", 1).replace("    new pile when", "    to row of any seat\n    new pile when", 1)
+    moved = (KLATS.replace("    to row of any seat\n", "", 1)
+             .replace("    new pile when", "    to row of any seat\n    new pile when", 1))
     first = KLATS.replace("    card from hand\n", "    to row of any seat\n    card from hand\n", 1).replace(
         "        source \"003: Из карточек на руках игрок выбирает одну\"\n    to row of any seat\n", "", 1)
-    late = KLATS.replace("    to row of any seat\n", "", 1).replace("    then merge", "    to row of any seat\n    then merge", 1)
+    late = (KLATS.replace("    to row of any seat\n", "", 1)
+            .replace("    then merge", "    to row of any seat\n    then merge", 1))
     for text in (moved, first, late):
         assert text != KLATS
         assert load_text(text, "order.rules").model.play("put").dest_zone == "row"

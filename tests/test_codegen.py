@@ -18,8 +18,10 @@ from cardrules.interpreter.equivalence import compare, compare_playouts
 from cardrules.interpreter.fast import FastGame
 from cardrules.interpreter.invariants import Checker
 from cardrules.interpreter.load import load, load_all, load_text
-from cardrules.interpreter.scenarios import load_file, run as run_scenarios
+from cardrules.interpreter.scenarios import load_file
+from cardrules.interpreter.scenarios import run as run_scenarios
 from cardrules.interpreter.selfplay import run
+
 from .conftest import REPO, RULESETS
 from .helpers import KINDS, LEDGER, QUICK, QUICK_FINAL, RAID, REPEAT, STARS, TEXTS, TRADE
 
@@ -119,15 +121,18 @@ HOSTILE = [("zone hand", "zone __import__"), ("from hand", "from __import__"), (
 OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R|E|ix|V)\d+|"
                        r"effect\d+_\d+(_0)*|step\d+(_0)*|setup\d+|value\d+")
 FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "i", "pile", "face", "card", "c", "f",
-         "mate_face", "NO_CARD", "NO_MATE", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod", "_top",
+         "mate_face", "NO_CARD", "NO_MATE", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod",
+         "_top",
          "_bottom", "items", "append", "isdisjoint", "fromkeys", "round_end", "dirty", "final_when", "score",
          "until", "starter", "gen_window", "any", "all", "sum", "len", "max", "min", "list", "dict", "map",
-         "frozenset", "enumerate", "default", "__getitem__", "copy_zones", "s", "p", "receiving", "under", "kept", "extend", "piles", "by_key", "setdefault", "get", "src", "wanted", "fits", "taken", "cards", "sorted", "sample", "reverse", "range", "_remove_pile", "PILE_ZONES",
+         "frozenset", "enumerate", "default", "__getitem__", "copy_zones", "s", "p", "receiving", "under", "kept",
+         "extend", "piles", "by_key", "setdefault", "get", "src", "wanted", "fits", "taken", "cards", "sorted",
+         "sample", "reverse", "range", "_remove_pile", "PILE_ZONES",
          # the match loop: the game, its state and the engine's methods it hands over to
          "playout", "g", "choose", "bound", "st", "state", "action", "actions", "play", "active", "reason", "k", "_",
          "hand", "zone", "source", "target_seat", "pile_index", "key", "merged", "merging", "gone", "set", "id", "pop",
          "over", "step", "plays", "round_plays", "idle_turns", "passed", "next_turns", "direction", "window",
-         "final_turns", "silent", "clear", "drawn", "taken", "_actions", "_dirty", "_advance", "_end_round",
+         "final_turns", "silent", "clear", "drawn", "_actions", "_dirty", "_advance", "_end_round",
          "_take_face", "_turn_over", "_open_window", "_forget", "_wrote", "PASS", "EngineError", "endless_round",
          "answers", "_answers", "answer", "answered", "closed", "_window_actions", "TEAM", "PARTNER", "_team_total",
          "_best", "values", "played", "_meld_actions"}
@@ -156,8 +161,14 @@ def test_the_new_blocks_are_generated_with_our_names_only():
     for name in ("calls", "high", "lead", "call", "drop", "victim"):
         assert not re.search(rf"\b{name}\b", gen.source)
     assert "_best(" in gen.source and ".played[" in gen.source and ".values[" in gen.source
-    assert len(gen.effect_steps) == 1 and list(gen.values) == [0] and all(e.__name__.startswith(("effect", "step")) for e in
-                                              gen.effects[c.plays[1].index] + gen.effects[c.plays[0].index])
+    assert (
+        len(gen.effect_steps) == 1
+        and list(gen.values) == [0]
+        and all(
+            e.__name__.startswith(("effect", "step"))
+            for e in gen.effects[c.plays[1].index] + gen.effects[c.plays[0].index]
+        )
+    )
 
 
 def test_generated_source_holds_only_our_names_even_for_hostile_names_and_faces():

@@ -59,8 +59,8 @@ def test_a_long_row_wraps_between_piles_never_inside_one():
     from cardrules.cli.render import view_of
 
     model = load(str(RULESETS / "klats.rules")).model
-    piles = [["blue1", "orange2", "green3"], ["green14"], ["orange5", "blue6"], ["blue7", "green8", "orange9", "blue10"],
-             ["green11"], ["orange12", "orange13"]]
+    piles = [["blue1", "orange2", "green3"], ["green14"], ["orange5", "blue6"],
+             ["blue7", "green8", "orange9", "blue10"], ["green11"], ["orange12", "orange13"]]
     view = {"seat": 0, "players": 2, "round": 0, "to_move": 0, "active": 0, "window": False, "totals": [0, 0],
             "zones": {"draw": {"count": 40}, "hand": [["blue2", "green2", "orange3"], {"count": 3}],
                       "row": [piles, []]}}

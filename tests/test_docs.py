@@ -15,7 +15,8 @@ from functools import cache
 
 import pytest
 
-from cardrules.interpreter import check, compile as compiling, engine, melds, parse, progress
+from cardrules.interpreter import check, engine, melds, parse, progress
+from cardrules.interpreter import compile as compiling
 from cardrules.interpreter.bots import RandomBot, play_out
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.diagnostics import RulesError
@@ -145,7 +146,7 @@ def test_the_names_in_scope_table_is_the_checkers():
     documented = {context: {} for context in contexts}
     for row in _table(CONTEXT_HEADER):
         name, type_ = _code(row[0]), _code(row[1])
-        for context, mark in zip(CONTEXT_HEADER[2:], row[2:]):
+        for context, mark in zip(CONTEXT_HEADER[2:], row[2:], strict=True):
             if mark:
                 documented[context][name] = type_
     for context, names in contexts.items():
@@ -259,7 +260,8 @@ def test_every_command_and_option_in_the_doc_exists():
     known = [c.name for c in app.registered_commands] + [
         f"{group.name} {c.name}" for group in app.registered_groups for c in group.typer_instance.registered_commands]
     assert sorted(commands) == sorted(known)
-    for command, body in zip(commands, re.split(rf"^### `cardrules {command_name}.*$", section, flags=re.M)[1:]):
+    for command, body in zip(commands, re.split(rf"^### `cardrules {command_name}.*$", section, flags=re.M)[1:],
+                             strict=True):
         shown = cli(*command.split(), "--help")
         assert shown.code == 0, command
         for option in set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", body)):

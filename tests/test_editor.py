@@ -87,7 +87,9 @@ def test_an_unclosed_string_is_located_to_the_end_of_its_line():
 
 def test_a_local_name_goes_to_its_binder_and_a_define_tells_its_type():
     a = analyze(ARNE_92, "arne_92.rules")
-    line, column = _where(ARNE_92, "define has(p, kind) = count(c in cards(p)", len("define has(p, kind) = count(c in cards(p"))
+    line, column = _where(
+        ARNE_92, "define has(p, kind) = count(c in cards(p)", len("define has(p, kind) = count(c in cards(p")
+    )
     use = a.at(line, column)
     assert use.name == "p" and a.definitions(use)[0].column == _where(ARNE_92, "define has(p")[1] + len("define has(")
     line, column = _where(ARNE_92, "zeroed(p) = has(", len("zeroed(p) = h"))
@@ -99,7 +101,9 @@ def test_a_local_name_goes_to_its_binder_and_a_define_tells_its_type():
 
 
 def test_completion_after_an_attribute_comparison_offers_its_values_first():
-    text = KLATS.replace("onto pile when top(pile).colour == card.colour", "onto pile when top(pile).colour == card.colour")
+    text = KLATS.replace(
+        "onto pile when top(pile).colour == card.colour", "onto pile when top(pile).colour == card.colour"
+    )
     a = analyze(text, "x.rules")
     line, column = _where(text, "colour == card.colour", len("colour == "))
     assert [w for w, _ in a.completions(line, column)[:3]] == ["blue", "orange", "green"]
@@ -153,7 +157,7 @@ def test_a_name_spelt_like_others_names_what_its_place_takes():
     assert [sym.kind for sym in a.resolve(value)] == ["value of type"]
     value_refs = a.references(value, declarations=False)
     assert play_refs and value_refs and not set(play_refs) & set(value_refs)
-    assert all(total.split("\n")[r.line - 1][r.column - 1:r.end_column - 1] == "stop" for r in play_refs + value_refs)
+    assert all(total.split("\n")[r.line - 1][r.column - 1 : r.end_column - 1] == "stop" for r in play_refs + value_refs)
 
 
 def test_a_file_past_the_token_limit_is_told_once_not_cut_clause_by_clause():

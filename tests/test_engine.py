@@ -308,7 +308,9 @@ def test_setup_deals_and_moves_only_the_cards_its_where_keeps():
     for seed in range(10):
         game = Game(compiled, seed=seed, deal=True)
         st, zi = game.state, compiled.zone_index
-        faces = lambda cards: [compiled.faces[compiled.face_of[c]] for c in cards]
+        def faces(cards):
+            return [compiled.faces[compiled.face_of[c]] for c in cards]
+
         assert sorted(faces(st.zones[zi["box"]])) == ["flip", "flip", "n5", "n5"]
         hands = [faces(h) for h in st.zones[zi["hand"]]]
         # each seat got its jump first, then two cards that are neither flips nor n5

@@ -330,19 +330,22 @@ def test_klats_export_holds_the_whole_model(klats):
     assert (data["players"]["min"], data["players"]["max"]) == (2, 6)
     assert data["players"]["provenance"]["assumptions"] == [
         "003 does not say how many may play; docs/rulings.md#klats: 2 to 6"]
-    assert [(p["name"], p["default"]) for p in data["params"]] == [("hand_size", 3), ("max_piles", 6), ("target_total", 150)]
+    assert [(p["name"], p["default"]) for p in data["params"]] == [("hand_size", 3), ("max_piles", 6),
+                                                                   ("target_total", 150)]
     assert data["deck"]["size"] == 90 == sum(f["copies"] for f in data["deck"]["faces"])
     assert len(data["deck"]["faces"]) == 45
     assert data["cards"][0]["copies_provenance"]["assumptions"]
     assert [z["name"] for z in data["zones"]] == ["draw", "hand", "row"]
     put = data["plays"][0]
     assert put["onto_pile"]["when"]["text"] == "top(pile).colour == card.colour"
-    assert put["onto_pile"]["provenance"]["rulings"] == ["docs/rulings.md#klats: on top of a pile whose top card has the same colour"]
+    assert put["onto_pile"]["provenance"]["rulings"] == [
+        "docs/rulings.md#klats: on top of a pile whose top card has the same colour"]
     assert put["effects"][0]["where"]["text"] == "top(other).value == card.value"
     assert [s["step"] for s in data["turn"]] == ["play", "draw"]
     assert [r["name"] for r in data["round_ends"]] == ["six_piles", "cards_exhausted"]
     assert data["score"]["expr"]["tree"]["node"] == "if"
-    assert data["match"]["starter"]["provenance"]["assumptions"] == ["003 names the youngest player first; seats carry no age"]
+    assert data["match"]["starter"]["provenance"]["assumptions"] == [
+        "003 names the youngest player first; seats carry no age"]
 
 
 def test_export_is_deterministic_to_the_byte(tmp_path):
@@ -466,4 +469,5 @@ def test_a_compound_play_exports_valid_json(validator):
     data = as_json(export(load_text(PAIRS, "pairs.rules").model))
     assert errors(validator, data) == []
     pair = next(p for p in data["plays"] if p["name"] == "pair")
-    assert pair["with"]["name"] == "helper" and pair["with"]["where"]["text"] == "helper.type == flip or helper.n == card.n"
+    assert pair["with"]["name"] == "helper"
+    assert pair["with"]["where"]["text"] == "helper.type == flip or helper.n == card.n"

@@ -16,7 +16,8 @@ import shutil
 from functools import cache
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 

@@ -6,7 +6,8 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-COMMANDS = ["list", "check", "export", "scenarios", "play", "replay", "resume", "selfplay", "diff", "compare", "book", "lsp", "serve",
+COMMANDS = ["list", "check", "export", "scenarios", "play", "replay", "resume", "selfplay", "diff", "compare", "book",
+            "lsp", "serve",
             "log redact", "house check", "house schema"]
 WIDTH = 100
 

@@ -11,7 +11,8 @@ import sys
 
 import pytest
 
-from cardrules.interpreter import cards, compile as compiling, diagnostics, engine, files, gamelog, notation, options
+from cardrules.interpreter import cards, diagnostics, engine, files, gamelog, notation, options
+from cardrules.interpreter import compile as compiling
 from cardrules.interpreter.errors import CardrulesError
 from cardrules.interpreter.load import load, load_text
 
@@ -61,7 +62,7 @@ def test_yaml_nested_50000_deep_is_a_located_error_not_a_segfault(tmp_path, kind
 
 @pytest.mark.parametrize("text, phrase", [
     ("ruleset: klats\nname: x\nchanges: &a [*a]\n", "an alias refers to the value it stands in"),
-    ("ruleset: klats\nname: x\n" + "".join(f"a{i}: &a{i} [{'*a%d' % (i - 1) if i else 1}]\n" for i in range(150))
+    ("ruleset: klats\nname: x\n" + "".join(f"a{i}: &a{i} [{f'*a{i - 1}' if i else 1}]\n" for i in range(150))
      + "changes: []\n", "nests more than 100 levels deep once its aliases are followed"),
 ])
 def test_aliases_cannot_loop_or_nest_past_the_limit(tmp_path, text, phrase):
@@ -195,7 +196,8 @@ def test_the_engine_refuses_an_empty_pile_rather_than_crash(klats):
 # ---------------------------------------------------------------- 6. integral floats
 
 
-@pytest.mark.parametrize("change, line", [("  - card: skull\n    copies: 2.0\n", 5), ("  - set: hand_size\n    to: 1.0\n", 5),
+@pytest.mark.parametrize("change, line", [("  - card: skull\n    copies: 2.0\n", 5),
+                                          ("  - set: hand_size\n    to: 1.0\n", 5),
                                           ("  - add: skull\n    copies: 1.5\n", 5)])
 def test_house_whole_numbers_are_not_floats(folder, change, line):
     path = folder / "h.yaml"

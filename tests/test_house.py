@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from cardrules.interpreter import selfplay
+from cardrules.interpreter import gamelog, selfplay
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.diagnostics import RulesError
 from cardrules.interpreter.house import load_house, read_house, ruleset_schema
-from cardrules.interpreter import gamelog
 from cardrules.interpreter.invariants import Checker
 from cardrules.interpreter.load import load
 from cardrules.interpreter.yamlfile import read_yaml

@@ -195,7 +195,8 @@ def test_a_view_that_names_a_hidden_card_elsewhere(monkeypatch, game):
         v["next_draw"] = secret
 
     leaky(monkeypatch, game, whisper)
-    assert check(game)[0] == f"hidden cards stay hidden, after action 12: seat 0's view shows {secret} outside its zones"
+    assert check(game)[0] == ("hidden cards stay hidden, after action 12: "
+                              f"seat 0's view shows {secret} outside its zones")
 
 
 def test_a_rule_name_that_is_also_a_face_is_no_leak(monkeypatch):

@@ -189,7 +189,8 @@ def test_columns_are_counted_in_utf16_after_wide_characters(server):
 
 def test_columns_are_counted_in_utf8_when_the_client_asks_for_it():
     # a card's items on one line after a wide character: the second `colour` is set twice
-    text = KLATS.replace('    name ru "карточка"\n    colour each', '    name ru "🂡 карточка" colour each colour each', 1)
+    text = KLATS.replace('    name ru "карточка"\n    colour each',
+                         '    name ru "🂡 карточка" colour each colour each', 1)
     assert "colour each colour each" in text
     client = _start({"general": {"positionEncodings": ["utf-8", "utf-16"]}})
     try:

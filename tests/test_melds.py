@@ -101,7 +101,8 @@ def test_a_melds_effects_read_the_set(engine):
 @pytest.mark.parametrize("engine", ["fast", "reference"])
 def test_a_set_that_is_no_meld_or_of_the_wrong_size_or_not_held_is_refused_with_why(engine):
     game = game_at(engine)
-    with pytest.raises(IllegalMoveError, match=r"is not a meld 'group' lays: the rule is `count\(distinct\(m.rank\)\) == 1`"):
+    with pytest.raises(IllegalMoveError,
+                       match=r"is not a meld 'group' lays: the rule is `count\(distinct\(m.rank\)\) == 1`"):
         game.apply("group 2-clubs+3-clubs+4-clubs")
     with pytest.raises(IllegalMoveError, match="lays 3 to 4 cards"):
         game.apply("group 2-clubs+2-hearts")

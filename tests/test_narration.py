@@ -6,8 +6,19 @@ from __future__ import annotations
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game
 from cardrules.interpreter.load import load
-from cardrules.interpreter.narration import (DirectionChanged, Merged, Moved, Place, Renumbered, RoundOver, TurnGiven,
-                                             as_dict, narrate, round_words, snapshot)
+from cardrules.interpreter.narration import (
+    DirectionChanged,
+    Merged,
+    Moved,
+    Place,
+    Renumbered,
+    RoundOver,
+    TurnGiven,
+    as_dict,
+    narrate,
+    round_words,
+    snapshot,
+)
 from cardrules.interpreter.notation import parse_move
 from cardrules.interpreter.redact import UNSEEN
 

@@ -20,7 +20,8 @@ from .conftest import REPO, RULESETS, cli
 def folder(tmp_path):
     """A ruleset, a house file for it, and a selfplay log, each with a symlink and a hard link."""
     shutil.copy(RULESETS / "klats.rules", tmp_path / "k.rules")
-    (tmp_path / "house.yaml").write_text("name: short hands\nruleset: k.rules\nchanges:\n  - set: hand_size\n    to: 4\n", encoding="utf-8")
+    (tmp_path / "house.yaml").write_text("name: short hands\nruleset: k.rules\n"
+                                         "changes:\n  - set: hand_size\n    to: 4\n", encoding="utf-8")
     assert cli("selfplay", tmp_path / "k.rules", "-p", "2", "-g", "3", "--log", tmp_path / "many.jsonl").code == 0
     for name in ("k.rules", "house.yaml", "many.jsonl"):
         os.symlink(tmp_path / name, tmp_path / f"soft-{name}")

@@ -9,7 +9,6 @@ import re
 import shlex
 
 import pytest
-from .conftest import cli, cli_process
 from rich.console import Console
 
 from cardrules.cli.render import moves_of, view_of
@@ -17,6 +16,8 @@ from cardrules.interpreter import gamelog
 from cardrules.interpreter.bots import RandomBot
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game
+
+from .conftest import cli, cli_process
 
 
 def text_of(renderable, width: int = 80) -> str:

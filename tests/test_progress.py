@@ -61,8 +61,9 @@ def ruleset(tmp_path, text: str, score: str = "0", until: str = "max(totals) >= 
 def test_a_score_that_never_changes_stops_the_match_after_its_first_round(tmp_path):
     done = cli("selfplay", ruleset(tmp_path, HEAP), "-p", "2", "-g", "5")
     assert done.code == 1 and done.stdout == ""
-    assert (f"the match cannot end: `score s = 0` (line {SCORE_LINE}) scores nothing whatever the cards, so the totals stay "
-            f"[0, 0] and `until max(totals) >= 1` (line {UNTIL_LINE}) never holds") in " ".join(done.stderr.split())
+    assert (f"the match cannot end: `score s = 0` (line {SCORE_LINE}) scores nothing whatever the cards, "
+            "so the totals stay [0, 0] "
+            f"and `until max(totals) >= 1` (line {UNTIL_LINE}) never holds") in " ".join(done.stderr.split())
     assert "every round needs an `end round`" not in done.stderr and "hint: make the score read" in done.stderr
 
 
@@ -116,7 +117,8 @@ def test_a_match_that_ends_after_many_rounds_that_score_nothing_is_not_cut(tmp_p
     ("round >= 2 or count(heap) == 0", {"round", m.ZONES}),
 ])
 def test_names_read_counts_context_names_not_bound_ones(until, names):
-    text = HEAP.replace("SCORE", "0").replace("UNTIL", until).replace("players 2..2", "players 2..2\nparam goal = 5 in 1..9")
+    text = (HEAP.replace("SCORE", "0").replace("UNTIL", until)
+            .replace("players 2..2", "players 2..2\nparam goal = 5 in 1..9"))
     assert m.names_read(load_text(text, "x.rules").model.match.until) == frozenset(names)
 
 

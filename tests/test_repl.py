@@ -256,4 +256,5 @@ def test_replay_verbose_shows_the_table_as_it_goes(tmp_path):
     moves = re.findall(r"^ +\d+\. seat \d", done.stdout, re.M)
     tables = re.findall(r"^seat +total +now", done.stdout, re.M)
     assert len(tables) >= len(moves) - len(re.findall(r"^round \d+ over", done.stdout, re.M))
-    assert re.search(r"^ +1\. seat \d \(random\): put \w+ @\d\n +\w+: seat \d's hand → seat \d's row", done.stdout, re.M)
+    assert re.search(r"^ +1\. seat \d \(random\): put \w+ @\d\n +\w+: seat \d's hand → seat \d's row", done.stdout,
+                     re.M)

@@ -157,7 +157,8 @@ def test_the_ruleset_is_found_beside_the_log_and_a_changed_one_is_a_warning(tmp_
 
 
 def test_log_round_trip_and_replay_error_fields(klats, tmp_path):
-    record = GameLog("klats", "0" * 64, 2, {"hand_size": 3, "max_piles": 6, "target_total": 150}, 3, ("human", "random"),
+    record = GameLog("klats", "0" * 64, 2, {"hand_size": 3, "max_piles": 6, "target_total": 150}, 3,
+                     ("human", "random"),
                      ("put orange1 @0", "put orange9 @0", "put green8 @1/0"), None)
     (tmp_path / "g.json").write_text(journal_text(record))
     assert gamelog.read(tmp_path / "g.json") == dataclasses.replace(record, journal=True)

@@ -15,6 +15,7 @@ from cardrules.interpreter.load import load_all
 from cardrules.interpreter.notation import parse_move
 from cardrules.interpreter.scenarios import load_file, load_text, run
 from cardrules.interpreter.yamlfile import shipped_schema
+
 from .conftest import REPO, RULESETS, cli, cli_process
 
 KLATS = RULESETS / "klats.scenarios.yaml"
@@ -272,7 +273,7 @@ def test_every_error_of_a_file_is_reported_at_once(tmp_path):
     ("- a\n", "expected a mapping, found a list"),
     ("a: !!python/object/apply:os.system [echo hi]\n", "could not determine a constructor"),
     ("a: &a [" + ", ".join(["x"] * 9) + "]\n" + "".join(
-        f"{n}: &{n} [" + ", ".join([f"*{p}"] * 9) + "]\n" for p, n in zip("abcdefg", "bcdefgh")),
+        f"{n}: &{n} [" + ", ".join([f"*{p}"] * 9) + "]\n" for p, n in zip("abcdefg", "bcdefgh", strict=True)),
      "more than 200,000 values"),
 ])
 def test_files_that_are_no_scenario_file(tmp_path, text, message):

@@ -19,11 +19,11 @@ with warnings.catch_warnings():  # Starlette's notice about its test client's HT
     from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
+from cardrules.cli.server import app as serving  # noqa: E402
+from cardrules.cli.server.tables import Tables  # noqa: E402
 from cardrules.interpreter.compile import compile_ruleset  # noqa: E402
 from cardrules.interpreter.load import load  # noqa: E402
 from cardrules.interpreter.notation import parse_move  # noqa: E402
-from cardrules.cli.server import app as serving  # noqa: E402
-from cardrules.cli.server.tables import Tables  # noqa: E402
 
 from .conftest import within  # noqa: E402
 
@@ -80,7 +80,7 @@ def visible_faces(table, seat: int) -> set[str]:
                 add(x)
             else:
                 found.add(c.faces[c.face_of[x]])
-    for zone, content in zip(c.model.zones, state.zones):
+    for zone, content in zip(c.model.zones, state.zones, strict=True):
         if zone.per_seat:
             for owner, part in enumerate(content):
                 if zone.visibility == "public" or (zone.visibility == "owner" and owner == seat):

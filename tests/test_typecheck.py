@@ -25,7 +25,8 @@ def test_every_module_left_untyped_exists():
     today but would silently exempt a new module that took its name."""
     for name in ratchet():
         package, _, rest = name.removeprefix("cardrules.").partition(".")
-        assert (REPO / package / f"{rest.replace('.', '/')}.py").is_file(), f"{name} is in the ratchet but no such module exists"
+        assert (REPO / package / f"{rest.replace('.', '/')}.py").is_file(), \
+            f"{name} is in the ratchet but no such module exists"
 
 
 def test_ci_checks_types_after_the_install_and_before_the_tests():

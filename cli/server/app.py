@@ -13,8 +13,8 @@ import asyncio
 import json
 import logging
 import time
-from contextlib import asynccontextmanager
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from functools import lru_cache
 from importlib.resources import files
 
@@ -30,7 +30,7 @@ from ...interpreter.compile import Compiled, compile_ruleset
 from ...interpreter.engine import EngineError
 from ...interpreter.errors import CardrulesError, clip
 from ...interpreter.seats import KINDS, SeatError, parse_seat
-from .tables import Table, TableError, Tables, load_spec
+from .tables import Table, Tables, load_spec
 
 MAX_MESSAGE = 2_000  # characters of one message from a browser
 MAX_FRAME = 64 * 1024  # bytes of a WebSocket frame the server reads at all (uvicorn closes the socket beyond)
@@ -161,7 +161,7 @@ class Server:
             return
         try:
             hello = await asyncio.wait_for(socket.receive(), HELLO_SECONDS)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             await _refuse(socket, 4408, f"no hello within {HELLO_SECONDS:g} seconds")
             return
         if hello["type"] == "websocket.disconnect":

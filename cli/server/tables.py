@@ -3,9 +3,10 @@ person's seat, and the journal that keeps the match on disk.
 
 Everything a seat is sent is built here, from `Game.view(seat)` and from the moves as that seat
 saw them (`redact.as_seen`, kept by the `bots.Table` that watches every seat) with what each did
-as that seat may know it (`narration`): the state, the log, the answers to `why`. Nothing else of the match leaves the server. A table's journal is
-the one `play --log` writes (docs/logs.md), its tokens a small file beside it, so a restarted
-server reopens the table where it stood and the links still work.
+as that seat may know it (`narration`): the state, the log, the answers to `why`. Nothing else of
+the match leaves the server. A table's journal is the one `play --log` writes (docs/logs.md), its
+tokens a small file beside it, so a restarted server reopens the table where it stood and the
+links still work.
 """
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ..narrate import event_text
 from ...interpreter import gamelog, outputs
 from ...interpreter.bots import Table as Seating
 from ...interpreter.cards import UnknownCard, describe
@@ -32,6 +32,7 @@ from ...interpreter.narration import narrate, round_words, snapshot
 from ...interpreter.notation import MoveError, parse_move
 from ...interpreter.progress import endless_round, round_bound
 from ...interpreter.seats import HUMAN, parse_seat
+from ..narrate import event_text
 
 MAX_LOG = 100  # the last moves a state message carries
 MAX_TABLES = 200  # open tables a server holds; the lobby refuses more
@@ -142,7 +143,7 @@ class Table:
             "view": game.view(seat),
             "moves": [str(m) for m in game.legal_moves(seat)] if mine else [],
             "log": [{"number": first + k + 1, "seat": s.mover, "move": str(s.move), "told": list(told)}
-                    for k, (s, told) in enumerate(zip(seen[first:], self.told[seat][first:]))],
+                    for k, (s, told) in enumerate(zip(seen[first:], self.told[seat][first:], strict=True))],
             "rounds": [{"round": r.round, "reason": r.reason, "scores": list(r.scores), "totals": list(r.totals),
                         "plays": r.plays} for r in game.state.results],
             "winners": game.winners() if game.over else None,
