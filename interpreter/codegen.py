@@ -1068,6 +1068,17 @@ class _Generator:
                 for z in writes:
                     wrote(z, "-2", "None", False)
 
+    def end_round_when_due(self) -> None:
+        """After a step of the match loop: the round's end tests, and when one holds, the round
+        ended and the rest handed over to the engine."""
+        w = self.w
+        self.round_end_tests(self.names)
+        w.line("if reason is not None:")
+        w.indent()
+        w.line("g._end_round(reason)")
+        self.handover(0)
+        w.dedent()
+
     def handover(self, spent: int | str) -> None:
         """Hand the rest of the advance to `FastGame._advance`, and go on to the next decision."""
         self.w.line(f"g._advance({spent})")
@@ -1088,12 +1099,7 @@ class _Generator:
         c, w = self.c, self.w
         if not steps[k].repeat:
             w.line(f"st.step = {k + 1}")
-        self.round_end_tests(self.names)
-        w.line("if reason is not None:")
-        w.indent()
-        w.line("g._end_round(reason)")
-        self.handover(0)
-        w.dedent()
+        self.end_round_when_due()
         if c.window is not None:
             w.line("closed = 0  # windows opened and closed with no answer: steps of the engine's budget")
             self.window_inline("closed")
@@ -1178,12 +1184,7 @@ class _Generator:
         wrote(step.dest, "active", "drawn", True)
         w.dedent()
         w.line(f"st.step = {j + 1}")
-        self.round_end_tests(self.names)
-        w.line("if reason is not None:")
-        w.indent()
-        w.line("g._end_round(reason)")
-        self.handover(0)
-        w.dedent()
+        self.end_round_when_due()
         if c.window is not None:
             self.window_inline(self.spent(spent + 1))
 
