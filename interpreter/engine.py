@@ -7,8 +7,8 @@ step the round's end conditions are checked and the response window, if the rule
 asks every seat in turn; a final round gives each seat one last turn. A round's end scores
 it, and the match goes on until its `until` holds.
 
-The hot path works on *actions*, tuples `(play, face, seat, pile)` with pile -1 for a new pile
-(or a zone of plain cards), seat -1 for a shared zone, and for a compound play a pair of faces;
+The hot path works on *actions*, tuples `(play, face, seat, pile)` (`Action` says what each
+holds) with pile -1 for a new pile (or a zone of plain cards), seat -1 for a shared zone;
 `Move`s are their readable form for people, logs and scenarios.
 """
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass, field
+from typing import Any, TypeAlias
 
 from .compile import (
     CARD,
@@ -35,7 +36,10 @@ from .compile import (
     TARGET,
     TOTALS,
     ZONES,
+    CLet,
     Compiled,
+    CPlay,
+    CShuffle,
     CStep,
     team_total,
 )
@@ -47,7 +51,13 @@ from .unparse import unparse
 
 MAX_ROUNDS = 10_000
 SEATS_TEXT = {"any": "any seat", "other": "any other seat", "self": "self"}  # as a rules file writes them
-PASS = (None, -1, -1, -1)  # the action of passing: in a response window, or at a `may play` step
+# An action, the hot path's unit: (the play, None for a pass; what is played: a face index, the
+# pair of faces of a compound play, a meld's faces ascending, or the value a play of no card
+# names; the seat whose zone takes the card or that the play chooses, -1 for a shared zone;
+# the pile it goes onto or chooses, -1 for a new pile or a zone of plain cards). What is played
+# depends on the play's kind, so that position is `Any`.
+Action: TypeAlias = tuple[CPlay | None, Any, int, int]
+PASS: Action = (None, -1, -1, -1)  # the action of passing: in a response window, or at a `may play` step
 
 
 class EngineError(CardrulesError):
@@ -106,7 +116,7 @@ def _deep(x):
     return [_deep(y) for y in x] if isinstance(x, list) else x
 
 
-def move_of(compiled: Compiled, action: tuple) -> Move:
+def move_of(compiled: Compiled, action: Action) -> Move:
     """The readable form of an action: the same in every match of `compiled`."""
     play, face, seat, pile = action
     if play is None:
@@ -161,7 +171,7 @@ class Game:
         self.env[STATE], self.env[RNG] = self.state, self.rng
         self.env[ZONES], self.env[ROUND], self.env[TOTALS] = self.state.zones, 0, self.state.totals
         self._match_values()
-        self._actions: list[tuple] = []
+        self._actions: list[Action] = []
         others = [tuple(s for s in range(self.n) if s != seat) for seat in range(self.n)]
         self._dest = {"any": [tuple(range(self.n))] * self.n, "other": others,
                       "self": [(seat,) for seat in range(self.n)], "": [(-1,)] * self.n}
@@ -196,7 +206,7 @@ class Game:
             return None
         return st.active if st.window is None else st.window[0]
 
-    def actions(self) -> list[tuple]:
+    def actions(self) -> list[Action]:
         """The distinct actions open to the seat to move."""
         return self._actions
 
@@ -205,7 +215,7 @@ class Game:
             return []
         return [self.move_of(a) for a in self._actions]
 
-    def move_of(self, action: tuple) -> Move:
+    def move_of(self, action: Action) -> Move:
         return move_of(self.c, action)
 
     def open_plays(self) -> tuple[str, ...]:
@@ -293,7 +303,7 @@ class Game:
         action = self.action_of(move)
         self.play(action)
 
-    def action_of(self, move: Move) -> tuple:
+    def action_of(self, move: Move) -> Action:
         """The action a move names, or an `IllegalMoveError` that says which rule forbids it."""
         if self.state.over:
             raise IllegalMoveError("the match is over")
@@ -323,7 +333,7 @@ class Game:
                 return action
         raise IllegalMoveError(self.why_illegal(move), str(move))
 
-    def play(self, action: tuple) -> None:
+    def play(self, action: Action) -> None:
         """Apply one of `actions()` as it is: the fast path for bots; no check beyond that."""
         play, face, target_seat, pile_index = action
         st, env = self.state, self.env
@@ -344,15 +354,15 @@ class Game:
             return
         if play.mate is not None:
             face, mate_face = face
-            mate = self._take_face(st.zones[play.mate[0]][seat], mate_face, seat)
+            mate = self._take_face(st.zones[play.mate.zone][seat], mate_face, seat)
             env[MATE] = mate
             st.played[mate] = seat
         card = self._take_face(st.zones[play.card_zone][seat], face, seat)
         st.played[card] = seat
         zone = st.zones[play.dest_zone]
         if play.choose is not None:  # the card goes to a shared zone; @SEAT[/PILE] named the target
-            kind, piles_zone, _, _ = play.choose
-            env[CHOSEN] = target_seat if kind == "seat" else st.zones[piles_zone][target_seat][pile_index]
+            choose = play.choose
+            env[CHOSEN] = target_seat if choose.kind == "seat" else st.zones[choose.piles_zone][target_seat][pile_index]
             target_seat = pile_index = -1
         elif target_seat >= 0:
             zone = zone[target_seat]
@@ -443,10 +453,10 @@ class Game:
 
     def _program(self) -> tuple[CStep, ...]:
         """The steps of the turn under way: the final round's, once it has begun."""
-        return self.c.final[2] if self.state.final_turns >= 0 else self.c.turn
+        return self.c.final.steps if self.state.final_turns >= 0 else self.c.turn
 
     def _budget(self) -> int:
-        longest = max(len(self.c.turn), len(self.c.final[2]) if self.c.final else 0)
+        longest = max(len(self.c.turn), len(self.c.final.steps) if self.c.final else 0)
         return (longest + 1) * self.n * (self.c.deck_size + 2)
 
     def _turn_over(self) -> str | None:
@@ -458,13 +468,13 @@ class Game:
         if st.final_turns > 0:
             st.final_turns -= 1
             if st.final_turns == 0:
-                return self.c.final[0]
+                return self.c.final.name
             st.active = self._next_seat(st.active)
             return None
-        if self.c.final is not None and st.final_turns < 0 and self.c.final[1](env):
+        if self.c.final is not None and st.final_turns < 0 and self.c.final.when(env):
             st.final_turns = self.n  # every seat, from the next one on, takes one final turn
             st.next_turns.clear()
-            if self.c.final[3]:  # in seat order: by number, whatever the direction of play
+            if self.c.final.seat_order:  # in seat order: by number, whatever the direction of play
                 st.direction = 1
             st.active = self._next_seat(st.active)
             return None
@@ -572,7 +582,7 @@ class Game:
                 self._open_window()
         self._actions = []
 
-    def _generate(self, seat: int, step: CStep) -> list[tuple]:
+    def _generate(self, seat: int, step: CStep) -> list[Action]:
         env, zones, face_of = self.env, self.state.zones, self.c.face_of
         env[SELF] = seat
         out = []
@@ -631,13 +641,13 @@ class Game:
         """The actions of a play of no card: each value its condition keeps, for each seat it
         may choose (or none), in the attribute's order."""
         env = self.env
-        values, keep = play.value
+        values, keep = play.value.values, play.value.where
         if play.choose is None:
             chosen = ((-1, None),)
         else:
-            _, _, seats, where = play.choose
+            where = play.choose.where
             chosen = []
-            for t in self._dest[seats][seat]:
+            for t in self._dest[play.choose.seats][seat]:
                 env[CHOSEN] = t
                 if where is None or where(env):
                     chosen.append((t, None))
@@ -659,7 +669,7 @@ class Game:
         """The second cards a compound play may take with `card`: one per face that its
         condition keeps, never `card` itself; each yields the pair of faces, with env[MATE] set."""
         env, face_of = self.env, self.c.face_of
-        zone, keep = play.mate
+        zone, keep = play.mate.zone, play.mate.where
         distinct = {}
         for other in self.state.zones[zone][seat]:
             if other != card:
@@ -672,7 +682,7 @@ class Game:
     def _chosen_targets(self, play, face: int, seat: int, add) -> None:
         """The actions of a play that names a seat or a pile besides its card."""
         env, zones = self.env, self.state.zones
-        kind, piles_zone, seats, keep = play.choose
+        kind, piles_zone, seats, keep = play.choose.kind, play.choose.piles_zone, play.choose.seats, play.choose.where
         for t in self._dest[seats][seat]:
             if kind == "seat":
                 env[CHOSEN] = t
@@ -719,11 +729,12 @@ class Game:
         """The round is over: cleanup moves cards, from a shared zone or from every seat's (seat 0
         first), before the round is scored."""
         zones, env = self.state.zones, self.env
-        for _, count, source, dest, keep in self.c.cleanup:
-            per_seat = self.c.model.zones[source].per_seat
+        for move in self.c.cleanup:
+            source = zones[move.source]
+            per_seat = self.c.model.zones[move.source].per_seat
             for seat in range(self.n) if per_seat else (None,):
                 env[SELF] = seat
-                zones[dest].extend(self._take(zones[source] if seat is None else zones[source][seat], count, keep))
+                zones[move.dest].extend(self._take(source if seat is None else source[seat], move.count, move.where))
 
     def _empty_zones(self) -> list:
         return [[[] for _ in range(self.n)] if z.per_seat else [] for z in self.c.model.zones]
@@ -740,23 +751,22 @@ class Game:
         st.played = [-1] * (self.c.deck_size + 1)
         order = [(st.active + k) % self.n for k in range(self.n)]
         for op in self.c.setup:
-            if op[0] == "shuffle":
+            if isinstance(op, CShuffle):
                 deck = list(range(self.c.deck_size))
                 self.rng.shuffle(deck)
-                st.zones[op[1]] = deck
-            elif op[0] == "let":
+                st.zones[op.zone] = deck
+            elif isinstance(op, CLet):
                 env[ZONES] = st.zones
-                st.values[op[1]] = op[2](env)
+                st.values[op.value] = op.init(env)
             else:
-                kind, count, source, dest, keep = op
                 env[ZONES] = st.zones
-                zones = self.c.model.zones
-                mine = kind == "move" and zones[source].per_seat  # every seat's cards, each to its own zone
-                for seat in order if kind == "deal" or mine else (None,):
+                zones, source, dest = self.c.model.zones, op.source, op.dest
+                mine = not op.deal and zones[source].per_seat  # every seat's cards, each to its own zone
+                for seat in order if op.deal or mine else (None,):
                     env[SELF] = seat
                     into = st.zones[dest][seat] if zones[dest].per_seat else st.zones[dest]
                     take = st.zones[source][seat] if mine else st.zones[source]
-                    into.extend(self._take(take, count, keep))
+                    into.extend(self._take(take, op.count, op.where))
         env[ZONES] = st.zones
 
     def _take(self, source: list, count: int | None, keep) -> list:
@@ -842,8 +852,8 @@ class Game:
         env[ZONES], env[ROUND], env[TOTALS], env[PASSES], env[PASSED] = st.zones, round, st.totals, 0, False
         self._match_values()
         for op in self.c.setup:  # the round's values, as its setup would set them on this table
-            if op[0] == "let":
-                st.values[op[1]] = op[2](env)
+            if isinstance(op, CLet):
+                st.values[op.value] = op.init(env)
         by_value = {v.name: k for k, v in enumerate(self.c.model.values)}
         for name, given in (values or {}).items():
             if name not in by_value:
@@ -912,11 +922,11 @@ class Game:
             return self._because(f"{self.c.faces[face]} may not be played", model.card_filter, model.card_provenance)
         if play.mate is not None:
             mate_face = self.c.face_index[parts[1].lower()]
-            mate = next((c for c in zones[play.mate[0]][seat] if self.c.face_of[c] == mate_face and c != card), None)
+            mate = next((c for c in zones[play.mate.zone][seat] if self.c.face_of[c] == mate_face and c != card), None)
             if mate is None:
                 return f"seat {seat} holds no other {self.c.faces[mate_face]} in {model.mate.zone}"
             env[MATE] = mate
-            if play.mate[1] is not None and not play.mate[1](env):
+            if play.mate.where is not None and not play.mate.where(env):
                 return self._because(f"{self.c.faces[mate_face]} may not go with {self.c.faces[face]}",
                                      model.mate.where, model.mate.provenance)
         if play.choose is not None:
@@ -954,7 +964,7 @@ class Game:
     def _why_not_value(self, play, move: Move, seat: int) -> str:
         """Why a play of no card may not name this value (and seat) now."""
         model, env = play.model, self.env
-        values, keep = play.value
+        values = play.value.values
         example = f"{play.name} {values[0]}" + (" @1" if play.choose else "")
         if move.pile is not None or (move.seat is None) != (play.choose is None):
             return f"'{play.name}' names a value{' and a seat' if play.choose else ''}: write e.g. {example}"
@@ -962,7 +972,7 @@ class Game:
         if play.choose is not None:
             if not 0 <= move.seat < self.n:
                 return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
-            _, _, seats, where = play.choose
+            seats, where = play.choose.seats, play.choose.where
             env[CHOSEN] = move.seat
             if move.seat not in self._dest[seats][seat] or (where is not None and not where(env)):
                 return self._because(f"'{play.name}' may not choose seat {move.seat}", model.choose.where or
@@ -980,7 +990,7 @@ class Game:
     def _why_not_meld(self, play, move: Move, seat: int) -> str:
         """Why a meld may not be laid: its size, a card not held, its condition, its seat."""
         model, env, zones = play.model, self.env, self.state.zones
-        low, high, keep, _ = play.meld
+        low, high, keep = play.meld.low, play.meld.high, play.meld.where
         parts = move.card.split("+")
         if not low <= len(parts) <= high:
             return f"'{play.name}' lays {low} to {high} cards: write them A+B+C, e.g. {play.name} " + "+".join(
@@ -1007,7 +1017,7 @@ class Game:
 
     def _why_not_chosen(self, play, move: Move, seat: int) -> str:
         choose = play.model.choose
-        kind, piles_zone, seats, _ = play.choose
+        kind, piles_zone, seats = play.choose.kind, play.choose.piles_zone, play.choose.seats
         example = "@1" if kind == "seat" else "@1/0"
         if move.seat is None or (kind == "seat") != (move.pile is None):
             return f"'{play.name}' names a {kind} it chooses: write e.g. {example}"
