@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Protocol, TypeAlias, cast
 
 from . import model as m
 from .errors import EXIT_USAGE, CardrulesError
@@ -69,7 +69,7 @@ class CMate:
 class CChoice:
     """A play of no card: the value the seat names."""
 
-    values: tuple[str, ...] | tuple[int, ...]  # the attribute's values, in its order
+    values: tuple[str | int, ...]  # the attribute's values (names, or the numbers low..high), in its order
     where: Fn | None  # the condition on the value, in env[CHOICE]
 
 
@@ -176,7 +176,7 @@ class Compiled:
     faces: tuple[str, ...]  # face index -> its text, in the language asked for
     face_index: dict[str, int]  # lower-case text, in any language -> face index
     face_of: tuple[int, ...]  # card -> face index
-    attributes: dict[str, tuple]  # attribute -> value per card, and last the "no card" entry
+    attributes: dict[str, tuple[Any, ...]]  # attribute -> value per card, and last the "no card" entry
     zone_index: dict[str, int]
     setup: tuple[SetupStep, ...]
     cleanup: tuple[CMove, ...]  # the round is over: before it is scored
@@ -227,11 +227,11 @@ def expressions(compiled: Compiled) -> _Compiler:
 
 
 class _Compiler:
-    def __init__(self, model: m.Ruleset, players: int, params: dict[str, int], lang: str | None = None):
+    def __init__(self, model: m.Ruleset, players: int, params: dict[str, int], lang: str | None = None) -> None:
         self.model, self.players, self.params = model, players, params
         self.value_index = {v.name: k for k, v in enumerate(model.values)}
         self.zone_index = {z.name: i for i, z in enumerate(model.zones)}
-        self.faces = tuple(dict(card.names).get(lang, card.face) for card in model.deck)
+        self.faces = tuple(dict(card.names).get(lang or "", card.face) for card in model.deck)
         self.face_of = self._deck_in_play()
         self.team_of = m.team_of(model.teams, players)
 
@@ -258,7 +258,7 @@ class _Compiler:
         self._tables(copies, marks)
         printed = {k.name: [(mk, None if mk.where is None else self.expr(mk.where, {})) for mk in k.marks]
                    for k in model.kinds}
-        env = [None] * ENV_SIZE
+        env: Env = [None] * ENV_SIZE
         for n, (f, i) in enumerate(copies):
             env[CARD] = n
             for mark, where in printed[model.deck[f].kind]:
@@ -293,10 +293,11 @@ class _Compiler:
         plays = tuple(self._play(i, p) for i, p in enumerate(model.plays))
         by_name = {p.name: p for p in plays}
         turn = self._steps(model.turn, by_name)
-        final = model.final and CFinal(model.final.name, self.expr(model.final.when, {}),
-                                       self._steps(model.final.steps, by_name), model.final.seat_order)
-        window = model.window and CStep("window", self._guard(model.window.when),
-                                        plays=tuple(by_name[n] for n in model.window.plays))
+        final = None if model.final is None else CFinal(
+            model.final.name, self.expr(model.final.when, {}), self._steps(model.final.steps, by_name),
+            model.final.seat_order)
+        window = None if model.window is None else CStep(
+            "window", self._guard(model.window.when), plays=tuple(by_name[n] for n in model.window.plays))
         score_slot = FREE
         spellings = {text.lower(): i for i, card in enumerate(model.deck)
                      for text in (card.face, *dict(card.names).values())}
@@ -314,7 +315,8 @@ class _Compiler:
         return CMove(None if s.count is None else self._constant(s.count), self.zone_index[s.source],
                      self.zone_index[s.dest], None if s.where is None else self.expr(s.where, {}), deal)
 
-    def _steps(self, steps, by_name: dict) -> tuple[CStep, ...]:
+    def _steps(self, steps: Sequence[m.PlayStep | m.EffectStep | m.Draw],
+               by_name: dict[str, CPlay]) -> tuple[CStep, ...]:
         return tuple(CStep("play", self._guard(step.when), plays=tuple(by_name[n] for n in step.plays),
                            or_pass=step.or_pass, optional=step.optional, repeat=step.repeat)
                      if isinstance(step, m.PlayStep) else
@@ -324,22 +326,24 @@ class _Compiler:
                            source=self.zone_index[step.source], dest=self.zone_index[step.dest])
                      for step in steps)
 
-    def _guard(self, e, slots: dict[str, int] | None = None) -> Fn | None:
+    def _guard(self, e: object | None, slots: dict[str, int] | None = None) -> Fn | None:
         return None if e is None else self.expr(e, slots or {})
 
-    def _constant(self, e) -> int:
+    def _constant(self, e: object) -> int:
         return int(self.expr(e, {})([None] * ENV_SIZE))
 
     def _play(self, index: int, p: m.Play) -> CPlay:
         named = {**({p.choose.name: CHOSEN} if p.choose else {}), **({p.mate.name: MATE} if p.mate else {}),
                  **({p.value.name: CHOICE} if p.value else {}), **({p.meld.name: MELD} if p.meld else {})}
         effects = tuple(self._effect(e, named) for e in p.effects)
-        choose = p.choose and CChoose(p.choose.kind, self.zone_index[p.choose.zone] if p.choose.zone else -1,
-                                      p.choose.seats, self._guard(p.choose.where, named))
-        mate = p.mate and CMate(self.zone_index[p.mate.zone], self._guard(p.mate.where, named))
+        choose = None if p.choose is None else CChoose(
+            p.choose.kind, self.zone_index[p.choose.zone] if p.choose.zone else -1, p.choose.seats,
+            self._guard(p.choose.where, named))
+        mate = None if p.mate is None else CMate(self.zone_index[p.mate.zone], self._guard(p.mate.where, named))
         if p.value is not None:  # a play of no card: the value is chosen among the attribute's
             attribute = next(a for a in self.model.attributes if a.name == p.value.zone)
-            values = tuple(v.name for v in attribute.values) or tuple(range(attribute.low, attribute.high + 1))
+            values: tuple[str | int, ...] = (tuple(v.name for v in attribute.values)
+                                             or tuple(range(attribute.low, attribute.high + 1)))
             value = CChoice(values, None if p.value.where is None else self.expr(p.value.where, named))
             return CPlay(index, p.name, -1, None, -1, "", None, None, choose, None, effects, p, value=value)
         if p.meld is not None:  # several cards at once: the set is tested whole
@@ -356,12 +360,13 @@ class _Compiler:
             self._condition(p.new_pile, named), self._condition(p.onto_pile, named), choose, mate, effects, p,
             None if p.dest_seat is None else self.expr(p.dest_seat, {}), faces)
 
-    def _face_filter(self, where) -> tuple[frozenset[int] | None, Fn | None]:
+    def _face_filter(self, where: object | None) -> tuple[frozenset[int] | None, Fn | None]:
         """A card filter split in two: the faces its conjuncts that read only the card keep,
         worked out here once, and a closure for the rest, which reads the table."""
         if where is None:
             return None, None
-        conjuncts, todo = [], [where]
+        conjuncts: list[object] = []
+        todo = [where]
         while todo:
             e = todo.pop()
             if isinstance(e, m.Op) and e.op == "and":
@@ -372,14 +377,15 @@ class _Compiler:
         rest = [e for e in conjuncts if not m.reads_only(e, {"card"})]
         faces = None
         if static:
-            env, first = [None] * ENV_SIZE, {}
+            env: Env = [None] * ENV_SIZE
+            first: dict[int, int] = {}
             for card, face in enumerate(self.face_of):
                 first.setdefault(face, card)
             tests = [self.expr(e, {}) for e in static]
             faces = frozenset(face for face, card in first.items() if _keeps_all(env, tests, card))
         if not rest:
             return faces, None
-        dynamic = rest[0]
+        dynamic: object = rest[0]
         for e in rest[1:]:
             dynamic = m.Op("and", dynamic, e, "bool")
         return faces, self.expr(dynamic, {})
@@ -464,10 +470,10 @@ class _Compiler:
         named = {**chosen, e.var: FREE} if e.var else chosen
         source, dest = self.expr(e.source, chosen), self.expr(e.dest, named)
         keep = None if e.where is None else self.expr(e.where, named)
-        into_piles, from_pile, random = e.dest.type == "zone:piles", e.source.type == "pile", e.random
+        into_piles, from_pile, random = type_of(e.dest) == "zone:piles", type_of(e.source) == "pile", e.random
         piles = self._pile_zones()
 
-        def move_cards(env):
+        def move_cards(env: Env) -> None:
             src = source(env)
             wanted = len(src) if count is None else count(env)
             fits = [i for i in range(len(src) - 1, -1, -1) if keep is None or _keeps(env, keep, src[i])]
@@ -491,10 +497,11 @@ class _Compiler:
         collection = self.expr(e.collection, {})
         where = self.expr(e.where, {e.var: slot}) if e.where is not None else (lambda env: True)
 
-        def merge(env):
+        def merge(env: Env) -> None:
             receiving = env[PILE]
             piles = collection(env)
-            under, kept = [], []
+            under: list[int] = []
+            kept: list[list[int]] = []
             for pile in piles:
                 if pile is not receiving:
                     env[slot] = pile
@@ -510,7 +517,7 @@ class _Compiler:
 
     # ---------------------------------------------------------------- expressions
 
-    def expr(self, e, slots: dict[str, int]) -> Fn:
+    def expr(self, e: object, slots: dict[str, int]) -> Fn:
         """A closure computing `e`; `slots` maps bound variables to env slots."""
         match e:
             case m.Const(value=tuple() as values):
@@ -530,8 +537,7 @@ class _Compiler:
                 zi = self.zone_index[zone]
                 if seat is None:
                     return lambda env: env[ZONES][zi]
-                if isinstance(seat, m.Ref) and self._slot(seat.name, slots) is not None:
-                    si = self._slot(seat.name, slots)
+                if isinstance(seat, m.Ref) and (si := self._slot(seat.name, slots)) is not None:
                     return lambda env: env[ZONES][zi][env[si]]
                 who = self.expr(seat, slots)
                 return lambda env: env[ZONES][zi][who(env)]
@@ -562,7 +568,7 @@ class _Compiler:
                 slot = self._fresh(slots)
                 fcoll, fbody = self.expr(coll, slots), self.expr(body, {**slots, var: slot})
                 if kind == "some":
-                    def some(env):
+                    def some(env: Env) -> bool:
                         for x in fcoll(env):
                             env[slot] = x
                             if fbody(env):
@@ -570,7 +576,7 @@ class _Compiler:
                         return False
                     return some
 
-                def every(env):
+                def every(env: Env) -> bool:
                     for x in fcoll(env):
                         env[slot] = x
                         if not fbody(env):
@@ -579,7 +585,7 @@ class _Compiler:
                 return every
         raise TypeError(f"cannot compile {e!r}")
 
-    def _read(self, e, slots) -> Read | None:
+    def _read(self, e: object, slots: dict[str, int]) -> Read | None:
         """A value the hot conditions read most, so that a comparison of two of them is one
         closure: a constant or param, a name in a slot, the length of a list in a slot or of a
         zone (shared, or of the seat in a slot), an attribute of the card in a slot, an attribute
@@ -613,7 +619,8 @@ class _Compiler:
                 return Read("top", slot, table)  # a pile is never empty
         return None
 
-    def _fused_compare(self, op, left, right, slots) -> Fn | None:
+    def _fused_compare(self, op: Callable[[Any, Any], bool], left: object, right: object,
+                       slots: dict[str, int]) -> Fn | None:
         a, b = self._read(left, slots), self._read(right, slots)
         if a is None or b is None:
             return None
@@ -655,25 +662,27 @@ class _Compiler:
         if name == "direction" and name not in slots:
             return lambda env: env[STATE].direction
         slot = self._slot(name, slots)
+        if slot is None:  # the checker lets no such expression through
+            raise TypeError(f"cannot compile '{name}': no slot holds it")
         return lambda env: env[slot]
 
-    def _attr(self, obj, table: tuple, many: bool, slots) -> Fn:
+    def _attr(self, obj: object, table: tuple[Any, ...], many: bool, slots: dict[str, int]) -> Fn:
         if many:
             f = self.expr(obj, slots)
             return lambda env: [table[c] for c in f(env)]
         # the two shapes that conditions use most, read without an extra call
-        if isinstance(obj, m.Ref) and self._slot(obj.name, slots) is not None:
-            slot = self._slot(obj.name, slots)
+        if isinstance(obj, m.Ref) and (slot := self._slot(obj.name, slots)) is not None:
             return lambda env: table[env[slot]]
-        if isinstance(obj, m.Call) and obj.function == "top" and isinstance(obj.args[0], m.Ref):
-            slot, none = self._slot(obj.args[0].name, slots), self.no_card
-            return lambda env: table[z[-1] if (z := env[slot]) else none]
+        if (isinstance(obj, m.Call) and obj.function == "top" and isinstance(obj.args[0], m.Ref)
+                and (pile := self._slot(obj.args[0].name, slots)) is not None):
+            none = self.no_card
+            return lambda env: table[z[-1] if (z := env[pile]) else none]
         f = self.expr(obj, slots)
         return lambda env: table[f(env)]
 
-    def _call(self, fn: str, arg, slots) -> Fn:
+    def _call(self, fn: str, arg: object, slots: dict[str, int]) -> Fn:
         f = self.expr(arg, slots)
-        t = arg.type
+        t = type_of(arg)
         if fn in ("team", "partner", "team_total"):
             return self._team_call(fn, f)
         if fn == "count":
@@ -724,11 +733,11 @@ class _Compiler:
             return lambda env: partners[f(env)]
         return lambda env: team_total(teams, env[TOTALS], f(env))
 
-    def _each(self, e: m.Each, slots) -> Fn:
+    def _each(self, e: m.Each, slots: dict[str, int]) -> Fn:
         slot = self._fresh(slots)
         coll, body = self.expr(e.collection, slots), self.expr(e.body, {**slots, e.var: slot})
 
-        def values(env):
+        def values(env: Env) -> Iterator[Any]:
             for x in coll(env):
                 env[slot] = x
                 yield body(env)
@@ -744,7 +753,7 @@ class _Compiler:
         if e.function == "best":  # the first element with the largest number; of none, no card (or seat 0)
             none = self.no_card if e.type == "card" else 0
 
-            def best(env):
+            def best(env: Env) -> Any:
                 found, top = none, None
                 for x in coll(env):
                     env[slot] = x
@@ -787,26 +796,36 @@ class _Compiler:
         raise TypeError(f"no operator {op}")
 
 
+class _Typed(Protocol):
+    type: str
+
+
+def type_of(e: object) -> str:
+    """The type the checker gave a model expression."""
+    # the model holds expressions as `object` (its classes share no base); every one has `type`
+    return cast(_Typed, e).type
+
+
 def partner_of(team_of: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     """Each seat's partner: the next seat of its team round the table (itself, alone)."""
     return tuple(team[(team.index(s) + 1) % len(team)] for s, team in enumerate(team_of))
 
 
-def team_total(team_of: tuple[tuple[int, ...], ...], totals, seat: int) -> int:
+def team_total(team_of: tuple[tuple[int, ...], ...], totals: Sequence[int], seat: int) -> int:
     return sum(totals[t] for t in team_of[seat])
 
 
-def _keeps_all(env: list, tests: list[Fn], card: int) -> bool:
+def _keeps_all(env: Env, tests: list[Fn], card: int) -> bool:
     env[CARD] = card
     return all(test(env) for test in tests)
 
 
-def _keeps(env: list, keep: Fn, card: int) -> bool:
+def _keeps(env: Env, keep: Fn, card: int) -> bool:
     env[FREE] = card
-    return keep(env)
+    return bool(keep(env))
 
 
-def _remove_pile(zones: list, pile_zones: list[tuple[int, bool]], pile: list) -> None:
+def _remove_pile(zones: Env, pile_zones: list[tuple[int, bool]], pile: list[int]) -> None:
     """Take `pile` (that very list) out of whichever zone of piles holds it."""
     for index, per_seat in pile_zones:
         for zone in zones[index] if per_seat else (zones[index],):
