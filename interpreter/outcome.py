@@ -9,22 +9,26 @@ ruleset's.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import cast
+
 from .compile import Compiled
 from .engine import Game
 
 
 def round_scores(game: Game) -> list[int]:
     """What each seat's round would score if it ended now."""
-    c, env, slot = game.c, game.env, game.c.score_slot
+    env, slot = game.env, game.c.score_slot
+    score = cast(Callable[[list[object]], int], game.c.score)  # the checker types `score` a number
     saved, scores = env[slot], []
     for seat in range(game.n):
         env[slot] = seat
-        scores.append(c.score(env))
+        scores.append(score(env))
     env[slot] = saved
     return scores
 
 
-def _oriented(game: Game, values: list) -> list:
+def _oriented(game: Game, values: Sequence[float]) -> list[float]:
     """Each seat's team's value (its own, without teams), negated where the lowest wins."""
     team_of = game.c.team_of
     if game.c.model.teams is not None:

@@ -12,7 +12,7 @@ other part is a clause of its own, told with the values it is made of: the terms
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import cast
 
@@ -59,10 +59,11 @@ class Scorer:
     def scores(self, game: Game, viewer: int) -> list[int]:
         """Each seat's score now, from what `viewer` may see (-1: public zones only)."""
         env = self._env(game, viewer)
+        score = cast(Callable[[list[object]], int], self.c.score)  # the checker types `score` a number
         out = []
         for seat in range(game.n):
             env[self.slot] = seat
-            out.append(cast(int, self.c.score(env)))  # the checker types `score` a number
+            out.append(score(env))
         return out
 
     def unseen(self, viewer: int) -> tuple[str, ...]:
