@@ -31,7 +31,7 @@ from ..interpreter.book import Summary, summary
 from ..interpreter.bots import Bot, make_bot
 from ..interpreter.bots import Table as Seating
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
-from ..interpreter.engine import PASS, EngineError, Game, RoundResult, View, new_game, team_totals
+from ..interpreter.engine import PASS, Action, EngineError, Game, RoundResult, View, new_game, team_totals
 from ..interpreter.errors import EXIT_FINDINGS, EXIT_USAGE, clip
 from ..interpreter.ismcts import search
 from ..interpreter.load import resolve, split_selection
@@ -125,7 +125,6 @@ class Command(Enum):
 
 
 UNDO: Final = Command.UNDO
-Action: TypeAlias = tuple[object, ...]  # a decision, as the engine takes it
 
 
 def _stop_on(signum: int, frame: FrameType | None) -> None:

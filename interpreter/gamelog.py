@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard, TypeVar
 
 from .compile import Compiled
-from .engine import EngineError, Game, new_game
+from .engine import Action, EngineError, Game, new_game
 from .errors import CardrulesError, clip
 from .files import FileRefused, decode, is_regular_file, position, read_bytes
 from .notation import MoveError
@@ -102,7 +102,7 @@ class Recorder:
         self.observes = getattr(bot, "observes", False)
         self.moves: list[str] = []
 
-    def choose(self, seen: SeatView) -> tuple[object, ...]:
+    def choose(self, seen: SeatView) -> Action:
         action = self.bot.choose(seen)
         self.moves.append(str(seen.move_of(action)))
         return action

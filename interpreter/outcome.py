@@ -9,8 +9,7 @@ ruleset's.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import cast
+from collections.abc import Sequence
 
 from .compile import Compiled
 from .engine import Game
@@ -18,12 +17,11 @@ from .engine import Game
 
 def round_scores(game: Game) -> list[int]:
     """What each seat's round would score if it ended now."""
-    env, slot = game.env, game.c.score_slot
-    score = cast(Callable[[list[object]], int], game.c.score)  # the checker types `score` a number
+    c, env, slot = game.c, game.env, game.c.score_slot
     saved, scores = env[slot], []
     for seat in range(game.n):
         env[slot] = seat
-        scores.append(score(env))
+        scores.append(c.score(env))
     env[slot] = saved
     return scores
 

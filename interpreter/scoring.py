@@ -12,12 +12,12 @@ other part is a clause of its own, told with the values it is made of: the terms
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import cast
 
 from . import model as m
-from .compile import ROUND, TOTALS, ZONES, Compiled, expressions
+from .compile import ROUND, TOTALS, ZONES, Compiled, Env, expressions, type_of
 from .engine import Game
 from .redact import sees
 from .unparse import unparse
@@ -59,11 +59,10 @@ class Scorer:
     def scores(self, game: Game, viewer: int) -> list[int]:
         """Each seat's score now, from what `viewer` may see (-1: public zones only)."""
         env = self._env(game, viewer)
-        score = cast(Callable[[list[object]], int], self.c.score)  # the checker types `score` a number
         out = []
         for seat in range(game.n):
             env[self.slot] = seat
-            out.append(score(env))
+            out.append(self.c.score(env))
         return out
 
     def unseen(self, viewer: int) -> tuple[str, ...]:
@@ -81,7 +80,7 @@ class Scorer:
 
     # -------------------------------------------------------------- evaluating
 
-    def _env(self, game: Game, viewer: int) -> list[object]:
+    def _env(self, game: Game, viewer: int) -> Env:
         st, env = game.state, list(game.env)
         zones: list[object] = []
         for zone, content in zip(self.model.zones, st.zones, strict=True):
@@ -92,13 +91,13 @@ class Scorer:
         env[ZONES], env[ROUND], env[TOTALS] = zones, st.round, st.totals
         return env
 
-    def _value(self, e: object, slots: dict[str, int], env: list[object]) -> object:
+    def _value(self, e: object, slots: dict[str, int], env: Env) -> object:
         return self.exprs.expr(e, slots)(env)
 
-    def _collection(self, e: object, slots: dict[str, int], env: list[object]) -> Iterable[object]:
+    def _collection(self, e: object, slots: dict[str, int], env: Env) -> Iterable[object]:
         return cast(Iterable[object], self._value(e, slots, env))  # the checker typed `e` a collection
 
-    def _explain(self, e: object, slots: dict[str, int], env: list[object],
+    def _explain(self, e: object, slots: dict[str, int], env: Env,
                  clauses: list[Clause]) -> tuple[object, str]:
         """The value of `e` and its formula; clauses found on the way are added to `clauses`."""
         match e:
@@ -117,14 +116,14 @@ class Scorer:
         clauses.append(Clause(unparse(e), self._detail(e, slots, env), value))
         return value, str(value)
 
-    def _sides(self, cond: object, slots: dict[str, int], env: list[object]) -> str:
+    def _sides(self, cond: object, slots: dict[str, int], env: Env) -> str:
         """A comparison's two sides as they are now: `2 == 3`."""
         if isinstance(cond, m.Op) and cond.op in ("==", "!=", "<", "<=", ">", ">="):
-            return f"{self._shown(self._value(cond.left, slots, env), _type(cond.left))} {cond.op} " \
-                   f"{self._shown(self._value(cond.right, slots, env), _type(cond.right))}"
+            return f"{self._shown(self._value(cond.left, slots, env), type_of(cond.left))} {cond.op} " \
+                   f"{self._shown(self._value(cond.right, slots, env), type_of(cond.right))}"
         return ""
 
-    def _detail(self, e: object, slots: dict[str, int], env: list[object]) -> str:
+    def _detail(self, e: object, slots: dict[str, int], env: Env) -> str:
         """What a clause is made of: its terms, each with what it was counted for."""
         while isinstance(e, m.Defined):
             e = e.body
@@ -133,7 +132,7 @@ class Scorer:
                 slot = max([self.slot, *slots.values()]) + 1
                 inner = {**slots, var: slot}
                 terms = []
-                kind = _element(_type(coll))
+                kind = _element(type_of(coll))
                 for x in self._collection(coll, slots, env):
                     env[slot] = x
                     value = self._value(body, inner, env)
@@ -167,12 +166,6 @@ def _joined(terms: list[str], sep: str) -> str:
     if len(terms) > SHOWN_TERMS:
         terms = terms[:SHOWN_TERMS] + ["…"]
     return sep.join(terms)
-
-
-def _type(e: object) -> str:
-    """An expression's type: every expression of the model has one (`m.Op` types its sides `object`)."""
-    kind = getattr(e, "type", "")
-    return kind if isinstance(kind, str) else ""
 
 
 def _wrap(e: object, formula: str) -> str:

@@ -27,7 +27,7 @@ from ...interpreter.bots import Bot, SeatView
 from ...interpreter.bots import Table as Seating
 from ...interpreter.cards import UnknownCard, describe
 from ...interpreter.compile import Compiled, compile_ruleset
-from ...interpreter.engine import EngineError, Game, new_game
+from ...interpreter.engine import Action, EngineError, Game, new_game
 from ...interpreter.errors import CardrulesError, clip
 from ...interpreter.export import Json
 from ...interpreter.load import Loaded, load, resolve, split_selection
@@ -209,7 +209,7 @@ class Table:
             return f"it is not your turn: seat {game.to_move} is to move"
         return ""
 
-    def _action(self, seat: int, text: str) -> tuple[object, ...]:
+    def _action(self, seat: int, text: str) -> Action:
         game = self.game
         moves = game.legal_moves(seat)
         if text.isascii() and text.isdigit():
@@ -221,7 +221,7 @@ class Table:
 
     # ---------------------------------------------------------------- the match going on
 
-    def _play(self, action: tuple[object, ...]) -> tuple[int, str]:
+    def _play(self, action: Action) -> tuple[int, str]:
         """Play `action`, and tell each seat what it did as that seat may know it (narration)."""
         game = self.game
         seat, move = game.to_move, game.move_of(action)
@@ -234,7 +234,7 @@ class Table:
                         if self.is_person(viewer) else ())
         return seat, str(move)
 
-    def play(self, action: tuple[object, ...]) -> None:
+    def play(self, action: Action) -> None:
         """Play `action` for the seat to move, write it to the journal, and the result at the end."""
         game = self.game
         seat, text = self._play(action)
@@ -269,9 +269,9 @@ class Table:
 class _Legal:
     """The legal actions alone, for a bot that reads nothing else (as `bots.Choices`, but a copy)."""
 
-    legal: tuple[tuple[object, ...], ...]
+    legal: tuple[Action, ...]
 
-    def actions(self) -> tuple[tuple[object, ...], ...]:
+    def actions(self) -> tuple[Action, ...]:
         return self.legal
 
 
