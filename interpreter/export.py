@@ -298,10 +298,15 @@ def _stock(model: m.Ruleset) -> str:
 
 def deals(model: m.Ruleset) -> list[Deal]:
     """The deal for each player count the model allows (see `_deal`). Each count is compiled
-    once, without the plays, turn, window and final round: a deal never reads them, and
-    compiling them is most of the cost (`check` deals every count of every selection)."""
-    bare = replace(model, plays=(), turn=(), window=None, final=None)
+    once, with only what setup reads: the plays, turn, window, final round, round ends, cleanup,
+    score and the match's end are left out, since compiling them is most of the cost and a
+    deal never runs them (`check` deals every count of every selection)."""
+    bare = replace(model, plays=(), turn=(), window=None, final=None, round_ends=(), cleanup=(),
+                   score=replace(model.score, expr=m.Const(0, "int")), match=replace(model.match, until=_NEVER))
     return [_deal(bare, n) for n in model.counts]
+
+
+_NEVER = m.Const(False, "bool")
 
 
 def _deal(model: m.Ruleset, players: int) -> Deal:
