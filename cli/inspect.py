@@ -15,7 +15,6 @@ from ..interpreter.compile import deal_location
 from ..interpreter.diagnostics import Diagnostic, RulesError, render_all
 from ..interpreter.load import Loaded, load_all, read, resolve, split_selection
 from .common import Edition, House, Variants, echo, err, fail, load_or_exit, out, print_located, print_warnings
-from .logs import no_special_file, not_an_input_or_exit, write_or_exit
 
 RULESET_HELP = "A .rules file, or the name of a ruleset shipped with cardrules."
 
@@ -128,6 +127,8 @@ def export(
 
     Every clause with its provenance, every expression as
     text, type and tree. schemas/ruleset.schema.json describes it."""
+    from .logs import no_special_file, not_an_input_or_exit, write_or_exit  # files written: not for `check`
+
     if output is not None:
         spec = split_selection(file)
         not_an_input_or_exit(output, "--output", [resolve(spec.path), house or spec.house])
