@@ -85,19 +85,19 @@ def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict], list[Di
         bad = sum(isinstance(r, RulesError) for _, r in results)
         raise fail(f"{bad} of the {len(results)} legal selections of edition and variants do not check",
                    "each error says in which selections it shows; --edition and --variant check one")
-    dealt = [exporting.deals(r.model) for _, r in results]
-    unplayable = [(selection, r.model, deal)
-                  for (selection, r), deals in zip(results, dealt, strict=True) for deal in deals
-                  if "problem" in deal]
-    for selection, model, deal in unplayable:
+    (first, loaded), *others = results
+    dealt = exporting.deals(loaded.model)  # the summary shows the first selection's; of the others, what fails
+    unplayable = [(first, loaded.model, d["players"], d["problem"]) for d in dealt if "problem" in d]
+    unplayable += [(selection, r.model, players, problem) for selection, r in others
+                   for players, problem in exporting.deal_problems(r.model)]
+    for selection, model, players, problem in unplayable:
         err.print(f"{deal_location(model)}: error: {f'in {selection} ' if selection else ''}with "
-                  f"{deal['players']} players: {deal['problem']}")
+                  f"{players} players: {problem}")
     if unplayable:
         raise fail("setup cannot run for every player count a selection allows",
                    "narrow its `players`, or deal counts that fit its deck")
-    return results[0][1], dealt[0], [{"selection": selection, "players": list(r.model.counts),
-                                      "warnings": len(r.warnings)} for selection, r in results], \
-        _selection_warnings(results, text)
+    return loaded, dealt, [{"selection": selection, "players": list(r.model.counts), "warnings": len(r.warnings)}
+                           for selection, r in results], _selection_warnings(results, text)
 
 
 def _selection_warnings(results: list, text: str) -> list[Diagnostic]:
