@@ -209,7 +209,7 @@ def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...]
         for chunk in chunks:
             yield from play_chunk(compiled, chunk, keep_games=True)
     else:
-        yield from _pool(Table.of(compiled), chunks, min(workers, -(-games // size)), compiled)
+        yield from _pool(Table.of(compiled), chunks, min(workers, -(-games // size)), compiled, engine)
 
 
 def _chunking(games: int, size: int, workers: int) -> Iterator[tuple[int, int]]:
@@ -223,16 +223,19 @@ def _chunking(games: int, size: int, workers: int) -> Iterator[tuple[int, int]]:
         first += count
 
 
-def _pool(table: Table, chunks: Iterable[Chunk], workers: int, compiled: Compiled | None = None) -> Iterator[Match]:
+def _pool(table: Table, chunks: Iterable[Chunk], workers: int, compiled: Compiled | None = None,
+          engine: str | None = None) -> Iterator[Match]:
     """The chunks played by a pool of processes, yielded in order. The workers ignore Ctrl-C: the
     parent gets it and terminates them, so an interrupted run ends at once and quietly. Workers
-    made by fork inherit `compiled` rather than compile the table again, and the objects this
-    process holds are frozen out of the garbage collector while they run, so that no collection
-    touches (and copies) the pages the workers share with it."""
+    made by fork inherit `compiled` rather than compile the table again, and the engine's code
+    generated for it (`engine`'s: written here, once, not by every worker on its first match);
+    the objects this process holds are frozen out of the garbage collector while they run, so
+    that no collection touches (and copies) the pages the workers share with it."""
     context = multiprocessing.get_context()
     inherited = compiled is not None and context.get_start_method() == "fork" and table.key not in _compiled
     if inherited:
         _compiled[table.key] = compiled
+        new_game(compiled, deal=False, engine=engine)
     gc.freeze()
     pool = context.Pool(workers, _start_worker, (table,))
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -14,7 +15,7 @@ from dataclasses import asdict
 
 import pytest
 
-from cardrules.interpreter import gamelog
+from cardrules.interpreter import codegen, gamelog
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import EngineError
 from cardrules.interpreter.load import load, load_text
@@ -65,6 +66,23 @@ def test_seats_of_their_own_play_the_same_matches_whatever_the_workers_and_repla
     for match in alone:
         log = gamelog.GameLog("klats.rules", "", 3, {}, match.seed, seats, match.moves, match.result)
         assert gamelog.replay(log, compiled).state.totals == list(match.totals)
+
+
+def _generated_before_playing(compiled, index, game_seed, bot_seed) -> bool:
+    """Whether this process holds the fast engine's functions for `compiled` before it plays the
+    match (it then plays it, so that they are seen to work)."""
+    found = codegen._LOADED.get(id(compiled))
+    ready = found is not None and found[0]() is compiled
+    play_match(compiled, index, game_seed, bot_seed)
+    return ready
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="workers inherit the module through fork")
+def test_forked_workers_inherit_the_generated_engine_rather_than_write_it_each(arne4):
+    """The parent writes the fast engine's module once, before the pool forks: no worker spends
+    its first match generating and compiling it again."""
+    ready = list(matches(arne4, 8, 3, workers=2, play=_generated_before_playing))
+    assert ready == [True] * 8
 
 
 def test_the_table_rebuilds_the_same_compiled_ruleset(arne4):
