@@ -85,6 +85,16 @@ def test_forked_workers_inherit_the_generated_engine_rather_than_write_it_each(a
     assert ready == [True] * 8
 
 
+def _process(compiled, index, game_seed, bot_seed) -> int:
+    return os.getpid()
+
+
+def test_with_two_workers_this_process_plays_beside_one_more(klats):
+    """`--workers 2` is two processes playing: this one, and a pool of one more."""
+    played_by = set(matches(compile_ruleset(klats.model, 3), 40, 1, workers=2, play=_process))
+    assert os.getpid() in played_by and len(played_by) == 2
+
+
 def test_the_table_rebuilds_the_same_compiled_ruleset(arne4):
     """What a worker compiles from the table shows the faces, in the same language, and the params
     of the original: the logs a worker's matches write read the same."""
@@ -126,10 +136,10 @@ def test_workers_must_be_at_least_one():
 def test_ctrl_c_stops_the_run_and_its_workers():
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.Popen([sys.executable, "-m", "cardrules.cli.main", "selfplay", KLATS, "-p", "3", "-g",
-                             "1000000", "-w", "2", "--json"], cwd=REPO, env=env,
+                             "1000000", "-w", "3", "--json"], cwd=REPO, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while len(workers := _descendants(proc.pid)) < 2 and time.monotonic() < deadline:
+    while len(workers := _descendants(proc.pid)) < 2 and time.monotonic() < deadline:  # -w 3: the parent and two
         time.sleep(0.1)
     assert len(workers) >= 2, "the workers never started"
     time.sleep(0.5)
