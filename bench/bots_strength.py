@@ -88,7 +88,7 @@ def cells(args) -> list[tuple[str, str, list[tuple]]]:
     out = []
     for spec in args.rulesets:
         for a, b, _ in PAIRS:
-            if args.pairs and f"{a} vs {b}" not in args.pairs:
+            if args.pairs is not None and f"{a} vs {b}" not in args.pairs:
                 continue
             kind_a, kind_b = (args.ismcts if k == "ismcts" else k for k in (a, b))
             name = f"{a} vs {b}"
@@ -113,8 +113,8 @@ def main() -> None:
     parser.add_argument("--ismcts", default="ismcts",
                         help="the ismcts seat string (default: ismcts, its default budget)")
     parser.add_argument("--rulesets", nargs="+", default=RULESETS)
-    parser.add_argument("--pairs", nargs="+", choices=[f"{a} vs {b}" for a, b, _ in PAIRS],
-                        help="only these two-player cells (default: all three)")
+    parser.add_argument("--pairs", nargs="*", choices=[f"{a} vs {b}" for a, b, _ in PAIRS],
+                        help="only these two-player cells (default: all three; none: --pairs alone)")
     parser.add_argument("--no-four", dest="four", action="store_false", help="leave out the 4-player cells")
     args = parser.parse_args()
     parse_seat(args.ismcts)

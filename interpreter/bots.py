@@ -26,11 +26,11 @@ from .compile import Compiled
 from .engine import EngineError, Game, State, move_of
 from .ismcts import IsmctsBot
 from .notation import Move
-from .outcome import margin
+from .outcome import margin_after
 from .progress import endless_round, round_bound
 from .redact import as_seen
 from .seats import GREEDY_SAMPLES, Seat
-from .worlds import Memory, fork, public_flow
+from .worlds import Memory, public_flow
 
 
 @dataclass(frozen=True)
@@ -163,13 +163,7 @@ class GreedyBot:
             if world.to_move != seen.seat:  # a world whose flow went otherwise: it cannot answer this decision
                 continue
             for i, action in enumerate(actions):
-                trial = fork(world)
-                try:
-                    trial.play(action)
-                except EngineError:  # the ruleset cannot go on after it: the worst there is
-                    totals[i] -= float("inf")
-                    continue
-                totals[i] += margin(trial, seen.seat)
+                totals[i] += margin_after(world, action, seen.seat)  # -inf where the ruleset cannot go on
         best = max(totals)
         return rng.choice([a for a, t in zip(actions, totals, strict=True) if t == best])
 

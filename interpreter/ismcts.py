@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from .engine import EngineError, Game
 from .notation import MoveError
-from .outcome import round_values, seat_rivals
+from .outcome import margin_after, round_values, seat_rivals
 from .seats import ISMCTS_ITERATIONS, Seat
 from .worlds import Memory, Sampler
 
@@ -114,7 +114,7 @@ def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, horizon: 
             path.append((node, mover))
         steps = len(path)
         while not st.over and st.round == start_round and steps < horizon:
-            world.play(rng.choice(world.actions()))
+            world.play(_greedy_move(world, rng))
             steps += 1
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
@@ -125,6 +125,24 @@ def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, horizon: 
         node.visits += 1
         node.reward += rewards[mover]
         node.wins += (values[mover] == best) / winners
+
+
+def _greedy_move(world: Game, rng: random.Random) -> tuple:
+    """The playout's move: the one that stands best one ply ahead for the seat to move
+    (`outcome.margin_after`, as greedy judges), ties at random. Random moves in a short line
+    (a window's black cards played anywhere) are noise that hides the move searched; a rival
+    that answers as well as one ply sees is what the search must beat."""
+    actions = world.actions()
+    if len(actions) == 1:
+        return actions[0]
+    seat, best, best_value = world.to_move, [], float("-inf")
+    for action in actions:
+        value = margin_after(world, action, seat)
+        if value > best_value:
+            best, best_value = [action], value
+        elif value == best_value:
+            best.append(action)
+    return rng.choice(best or actions)
 
 
 def _rewards(values: list[float], scale: list[float], rivals: tuple) -> list[float]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .compile import Compiled
-from .engine import Game
+from .engine import EngineError, Game
+from .notation import MoveError
 
 
 def round_scores(game: Game) -> list[int]:
@@ -47,6 +48,17 @@ def margin(game: Game, seat: int) -> float:
     """The seat's standing less the best rival's (its standing alone when it has no rival)."""
     values, rivals = standing(game), seat_rivals(game.c)[seat]
     return values[seat] - max((values[s] for s in rivals), default=0)
+
+
+def margin_after(game, action: tuple, seat: int) -> float:
+    """The seat's margin once `action` is played in a copy of `game` (a sampled, fast match),
+    -inf where the ruleset cannot go on after it: one ply, as greedy looks."""
+    trial = game.clone()
+    try:
+        trial.play(action)
+    except (EngineError, MoveError):
+        return float("-inf")
+    return margin(trial, seat)
 
 
 def seat_rivals(compiled: Compiled) -> tuple[tuple[int, ...], ...]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 HUMAN = "human"
 KINDS = (HUMAN, "random", "greedy", "ismcts")
 GREEDY_SAMPLES = 8  # worlds a greedy decision looks at, by default
-ISMCTS_ITERATIONS = 300  # iterations an ismcts decision runs, by default: under a second here
+ISMCTS_ITERATIONS = 150  # iterations an ismcts decision runs, by default: under a second here
 MAX_ITERATIONS = 1_000_000
 MAX_SECONDS = 600.0
 EXAMPLE = "e.g. --seats human,ismcts or --seats ismcts:400,greedy,random,ismcts:0.5s"
