@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .compile import Compiled
-from .engine import EngineError, Game
+from .engine import Action, EngineError, Game
+from .fast import FastGame
 from .notation import MoveError
 
 
@@ -50,7 +51,7 @@ def margin(game: Game, seat: int) -> float:
     return values[seat] - max((values[s] for s in rivals), default=0)
 
 
-def margin_after(game, action: tuple, seat: int) -> float:
+def margin_after(game: FastGame, action: Action, seat: int) -> float:
     """The seat's margin once `action` is played in a copy of `game` (a sampled, fast match),
     -inf where the ruleset cannot go on after it: one ply, as greedy looks."""
     trial = game.clone()
