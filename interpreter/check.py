@@ -318,7 +318,7 @@ class Checker:
         for c in self.clauses:
             prov = _provenance(c.provs, c.span)
             if c.kind == "param":
-                name, default, low, high = c.parts
+                name, default, low, high = c.name, c.default, c.low, c.high
                 if self._range(low, high) and not low.value <= default.value <= high.value:
                     self.sink.error(
                         f"the default {default.value} of '{name.text}' is outside {low.value}..{high.value}",
@@ -326,10 +326,11 @@ class Checker:
                 if self._define("param", name):
                     n.params[name.text] = m.Param(name.text, default.value, low.value, high.value, prov)
             elif c.kind == "enum_attribute":
-                name, values = c.parts
+                name, values = c.name, c.values
                 if self._define("attribute", name):
                     vals = []
-                    for ident, labels in values:
+                    for value in values:
+                        ident, labels = value.name, value.labels
                         if self._define(f"value of {name.text}", ident):
                             vals.append(m.AttributeValue(ident.text, labels))
                             n.enum_values.setdefault(ident.text, []).append(name.text)
@@ -337,7 +338,7 @@ class Checker:
                             n.partial.add(name.text)
                     n.attributes[name.text] = m.Attribute(name.text, tuple(vals), 0, len(vals) - 1, prov)
             elif c.kind == "int_attribute":
-                name, low, high = c.parts
+                name, low, high = c.name, c.low, c.high
                 ok = self._range(low, high)
                 if ok and high.value - low.value + 1 > MAX_ATTRIBUTE_VALUES:
                     self.sink.error(f"'{name.text}' spans {high.value - low.value + 1:,} values", c.span,
@@ -349,23 +350,23 @@ class Checker:
                     if not ok:
                         n.broken.add(name.text)
             elif c.kind == "zone":
-                name, scope, visibility, layout = c.parts
+                name, scope, visibility, layout = c.name, c.scope, c.visibility, c.layout
                 if self._define("zone", name):
                     n.zones[name.text] = m.Zone(name.text, scope == "per_seat", visibility, layout == "piles", prov)
             elif c.kind == "play":
-                if self._define("play", c.parts[0]):
-                    n.plays[c.parts[0].text] = c
+                if self._define("play", c.name):
+                    n.plays[c.name.text] = c
             elif c.kind == "define":
-                name = c.parts[0]
+                name = c.name
                 if name.text in FUNCTIONS:
                     self.sink.error(f"'{name.text}' is a function of the language", name.span, "pick another name")
                 elif self._define("define", name):
                     self.defines[name.text] = c
             elif c.kind == "game":
                 for item in c.items:
-                    if item.kind == "document" and self._define("document", item.parts[0]):
-                        n.documents[item.parts[0].text] = m.Document(
-                            item.parts[0].text, item.parts[1], _provenance(item.provs, item.span))
+                    if item.kind == "document" and self._define("document", item.id):
+                        n.documents[item.id.text] = m.Document(
+                            item.id.text, item.title, _provenance(item.provs, item.span))
 
     def _values(self, match: s.Clause | None, setup: s.Clause | None) -> None:
         """The named values: the match's `let`s, set once when it starts, then setup's, set
@@ -374,7 +375,7 @@ class Checker:
         lets = [(item, True) for item in (match.items if match else ()) if item.kind == "let"]
         lets += [(item, False) for item in (setup.items if setup else ()) if item.kind == "let"]
         for item, per_match in lets:
-            ident, expr = item.parts
+            ident, expr = item.name, item.value
             typed = self._expr(expr, GLOBAL if per_match else LET_ROUND)
             if typed is not None and typed.type not in VALUE_TYPES and not typed.type.startswith("enum:"):
                 holds = _show(typed.type)
@@ -400,18 +401,18 @@ class Checker:
         names = []
         for item in c.items:
             if item.kind == "name":
-                lang, text = item.parts
+                lang, text = item.language, item.text
                 if any(lang.text == known for known, _ in names):
                     self.sink.error(f"a second name in '{lang.text}'", lang.span, "give each language one name")
                 names.append((lang.text, text))
-        if not c.parts[0].strip():
+        if not c.title.strip():
             self.sink.error("the game has an empty title", c.span, 'write its title: game "Crazy Eights" { }')
-        return c.parts[0], tuple(names)
+        return c.title, tuple(names)
 
     def _players(self, c: s.Clause | None):
         if c is None:
             return None
-        low, high, listed = c.parts
+        low, high, listed = c.low, c.high, c.counts
         if listed is not None:
             counts = [n.value for n in listed]
             if counts != sorted(set(counts)):
@@ -433,7 +434,7 @@ class Checker:
         kinds, deck, faces = [], [], {}
         size, too_big = 0, None  # too_big: the card clause that takes the deck past MAX_DECK
         for c in self.clauses:
-            if c.kind != "card" or not self._define("card", c.parts[0]):
+            if c.kind != "card" or not self._define("card", c.name):
                 continue
             kind = self._card(c)
             if kind is None:
@@ -461,13 +462,13 @@ class Checker:
         return tuple(kinds), tuple(deck)
 
     def _card(self, c: s.Clause) -> m.CardKind | None:
-        name = c.parts[0].text
+        name = c.name.text
         attrs: dict[str, str | int | None] = {}
         copies, copies_prov, face, labels, ok = 1, m.NO_PROVENANCE, None, [], True
         faces, marks = [], []
         for item in c.items:
             if item.kind in ("each", "fixed"):
-                attr = item.parts[0]
+                attr = item.attribute
                 if attr.text not in self.names.attributes:
                     self.sink.error(f"no attribute '{attr.text}'", attr.span,
                                     near(attr.text, self.names.attributes) or "define it: attribute NAME in 1..10")
@@ -478,15 +479,15 @@ class Checker:
                 if attr.text in attrs:
                     self.sink.error(f"'{attr.text}' is set twice in card '{name}'", attr.span, "set it once")
                     continue
-                attrs[attr.text] = None if item.kind == "each" else self._fixed(attr.text, item.parts[1])
+                attrs[attr.text] = None if item.kind == "each" else self._fixed(attr.text, item.value)
                 ok = ok and (item.kind == "each" or attrs[attr.text] is not None)
             elif item.kind == "copies":
-                copies, copies_prov = item.parts[0].value, _provenance(item.provs, item.span)
+                copies, copies_prov = item.count.value, _provenance(item.provs, item.span)
                 if not 1 <= copies <= MAX_COPIES:
-                    self.sink.error(f"{copies} copies", item.parts[0].span, f"a card has 1 to {MAX_COPIES} copies")
+                    self.sink.error(f"{copies} copies", item.count.span, f"a card has 1 to {MAX_COPIES} copies")
                     ok = False
             elif item.kind == "face":
-                template, lang = item.parts
+                template, lang = item.template, item.language
                 if lang is not None:
                     if any(lang.text == known for known, _ in faces):
                         self.sink.error(f"a second face in '{lang.text}'", lang.span, "give each language one face")
@@ -494,7 +495,7 @@ class Checker:
                 else:
                     face = template
                 for hole in re.findall(r"{([^}]*)}", template):
-                    if hole not in [a for a in attrs] + [i.parts[0].text for i in c.items
+                    if hole not in [a for a in attrs] + [i.attribute.text for i in c.items
                                                          if i.kind in ("each", "fixed")]:
                         self.sink.error(f"the face template names '{hole}', which card '{name}' does not set",
                                         item.span, "use {ATTRIBUTE} for an attribute the card sets")
@@ -504,7 +505,7 @@ class Checker:
                                     "faces are typed in moves: use letters, digits, - or _")
                     ok = False
             elif item.kind == "name":
-                labels.append((item.parts[0].text, item.parts[1]))
+                labels.append((item.language.text, item.text))
             elif item.kind == "mark":
                 mark = self._mark(item)
                 ok = ok and mark is not None
@@ -517,7 +518,7 @@ class Checker:
                           _provenance(c.provs, c.span), copies_prov, tuple(marks), tuple(faces))
 
     def _mark(self, item: s.Clause) -> m.Mark | None:
-        ident, count, where = item.parts
+        ident, count, where = item.name, item.count, item.where
         if ident.text in self.names.attributes or ident.text in CONTEXT_NAMES:
             self.sink.error(f"'{ident.text}' already names an attribute or a name of the language", ident.span,
                             "name the mark otherwise")
@@ -605,13 +606,13 @@ class Checker:
                     self.sink.error("setup shuffles the deck a second time: that would put every card in play twice",
                                     item.span, "shuffle the deck once, then deal or move cards from that zone")
                     continue
-                zone = self._zone(item.parts[0], per_seat=False, piles=False)
+                zone = self._zone(item.zone, per_seat=False, piles=False)
                 steps.append(m.Shuffle(zone.name if zone else "", prov))
             elif item.kind == "let":
-                if item.parts[0].text in self.names.values:
-                    steps.append(m.Let(item.parts[0].text, prov))
+                if item.name.text in self.names.values:
+                    steps.append(m.Let(item.name.text, prov))
             elif item.kind in ("deal", "move"):
-                amount, source, dest, where = item.parts
+                amount, source, dest, where = item.count, item.source, item.dest, item.where
                 count = None if amount is None else self._int(amount, SETUP)
                 if count is not None and not m.reads_only(count, {"players"}):
                     self.sink.error("a setup count reads the table, which is not laid out yet", amount.span,
@@ -640,7 +641,7 @@ class Checker:
                 self.sink.error(f"cleanup only moves cards; a {item.kind} belongs in setup", item.span,
                                 "write move COUNT from ZONE to ZONE")
                 continue
-            amount, source, dest, where = item.parts
+            amount, source, dest, where = item.count, item.source, item.dest, item.where
             count = None if amount is None else self._int(amount, SETUP)
             if count is not None and not m.reads_only(count, {"players"}):
                 self.sink.error("a cleanup count reads the table", amount.span,
@@ -655,7 +656,7 @@ class Checker:
         return tuple(steps)
 
     def _play(self, c: s.Clause) -> m.Play | None:
-        name = c.parts[0].text
+        name = c.name.text
         card = to = new_pile = onto = choose = mate = dest_seat = value = meld = None
         effects = []
         target, pile_scope = PLAY_TARGET, {**PLAY_TARGET, "pile": "pile"}
@@ -675,18 +676,18 @@ class Checker:
             if item.kind not in _EFFECTS:
                 seen[item.kind] = item
             if item.kind == "card":
-                zone = self._zone(item.parts[0], per_seat=True, piles=False)
-                where = self._bool(item.parts[1], PLAY_CARD) if item.parts[1] is not None else None
+                zone = self._zone(item.zone, per_seat=True, piles=False)
+                where = self._bool(item.where, PLAY_CARD) if item.where is not None else None
                 card = (zone.name if zone else "", where, prov)
             elif item.kind == "to":
-                zone = self._zone(item.parts[0], per_seat=item.parts[1] is not None)
-                whose = item.parts[1]
+                zone = self._zone(item.zone, per_seat=item.seats is not None)
+                whose = item.seats
                 if isinstance(whose, str) or whose is None:
                     seats = {"any_seat": "any", "other_seat": "other", "self_seat": "self", None: ""}[whose]
                 else:
                     seats, dest_seat = "seat", self._expr(whose, PLAY_CARD)
                     if dest_seat is not None and dest_seat.type != "seat":
-                        self.sink.error(f"'to {item.parts[0].text} of ...' needs a seat, not {_show(dest_seat.type)}",
+                        self.sink.error(f"'to {item.zone.text} of ...' needs a seat, not {_show(dest_seat.type)}",
                                         whose.span, "write any seat, any other seat, self, or an expression of a seat")
                         dest_seat = None
                     if dest_seat is None:
@@ -698,13 +699,13 @@ class Checker:
                         del target["owner"]  # a shared zone has no owner
                     pile_scope = {**target, "pile": "pile"}
             elif item.kind == "new_pile":
-                expr = self._bool(item.parts[0], target) if item.parts[0] is not None else None
+                expr = self._bool(item.when, target) if item.when is not None else None
                 new_pile = m.Condition(expr, prov)
             elif item.kind == "onto_pile":
-                expr = self._bool(item.parts[0], pile_scope) if item.parts[0] is not None else None
+                expr = self._bool(item.when, pile_scope) if item.when is not None else None
                 onto = m.Condition(expr, prov)
             elif item.kind == "merge":
-                var, coll, where = item.parts
+                var, coll, where = item.var, item.collection, item.where
                 if to is not None and to[0] is not None and not to[0].piles:
                     self.sink.error(f"merge needs a zone of piles; '{to[0].name}' holds cards", item.span,
                                     "declare the zone with `piles`, or drop the merge")
@@ -718,7 +719,7 @@ class Checker:
                 if coll_t is not None:
                     effects.append(m.Merge(var.text, coll_t, cond, prov))
             elif item.kind == "with":
-                ident, zone_ident, where = item.parts
+                ident, zone_ident, where = item.name, item.zone, item.where
                 zone = self._zone(zone_ident, per_seat=True, piles=False)
                 if ident.text in CONTEXT_NAMES or ident.text in self.names.zones or ident.text in self.names.params:
                     self.sink.error(f"'{ident.text}' already names something here", ident.span,
@@ -774,7 +775,7 @@ class Checker:
 
     def _meld(self, item: s.Clause, prov) -> m.Meld | None:
         """`meld NAME of LOW..HIGH from ZONE [where C]`: C reads the set as the list NAME."""
-        ident, (low, high), zone_ident, where = item.parts
+        ident, low, high, zone_ident, where = item.name, item.low, item.high, item.zone, item.where
         zone = self._zone(zone_ident, per_seat=True, piles=False)
         if not 1 <= low.value <= high.value:
             self.sink.error(f"a meld of {low.value}..{high.value} cards: it lays one card at least, and LOW <= HIGH",
@@ -810,7 +811,7 @@ class Checker:
         """One `then` effect of a play (or, `in_turn`, a turn step), typed in `scope`
         (`seat_scope` for `next turn to`); None when it does not check."""
         if item.kind == "guarded":
-            inner, cond = item.parts
+            inner, cond = item.effect, item.when
             effect = self._effect(inner, scope, seat_scope, prov, in_turn=in_turn)
             when = self._bool(cond, scope)
             return None if effect is None or when is None else m.Guarded(effect, when, prov)
@@ -821,12 +822,12 @@ class Checker:
         if item.kind == "move_cards":
             return self._move_cards(item, scope, prov)
         if item.kind == "move_pile":
-            pile, dest = self._expr(item.parts[0], scope), self._expr(item.parts[1], scope)
+            pile, dest = self._expr(item.pile, scope), self._expr(item.dest, scope)
             if pile is not None and pile.type != "pile":
-                self.sink.error(f"'move pile' moves a pile, not {_show(pile.type)}", item.parts[0].span,
+                self.sink.error(f"'move pile' moves a pile, not {_show(pile.type)}", item.pile.span,
                                 "name a pile: e.g. one chosen with `choose pile NAME of ZONE of any other seat`")
             elif dest is not None and dest.type != "zone:piles":
-                self.sink.error(f"a pile goes to a zone of piles, not {_show(dest.type)}", item.parts[1].span,
+                self.sink.error(f"a pile goes to a zone of piles, not {_show(dest.type)}", item.dest.span,
                                 "e.g. move pile loot to row of self")
             elif pile is not None and dest is not None:
                 return m.MovePile(pile, dest, prov)
@@ -836,7 +837,7 @@ class Checker:
         if item.kind == "end_turn":
             return m.EndTurn(prov)
         if item.kind == "set_value":
-            ident, expr = item.parts
+            ident, expr = item.name, item.value
             value = self.names.values.get(ident.text)
             if value is None:
                 self.sink.error(f"no value '{ident.text}'", ident.span, near(ident.text, self.names.values) or
@@ -850,7 +851,7 @@ class Checker:
                 return None
             return None if typed is None else m.SetValue(value.name, typed, prov)
         if item.kind in ("swap", "no_answer"):
-            exprs = item.parts[1:] if item.kind == "swap" else item.parts
+            exprs = (item.seat, item.other) if item.kind == "swap" else (item.seat,)
             seats = [self._expr(e, scope) for e in exprs]
             for e, typed in zip(exprs, seats, strict=True):
                 if typed is not None and typed.type != "seat":
@@ -860,15 +861,15 @@ class Checker:
                 return None
             if item.kind == "no_answer":
                 return m.NoAnswer(seats[0], prov)
-            zones = [self._zone(z, per_seat=True) for z in item.parts[0]]
+            zones = [self._zone(z, per_seat=True) for z in item.zones]
             return None if None in zones else m.Swap(tuple(z.name for z in zones), seats[0], seats[1], prov)
         if item.kind == "pass_zone":
-            zone = self._zone(item.parts[0], per_seat=True)
+            zone = self._zone(item.zone, per_seat=True)
             return None if zone is None else m.PassZone(zone.name, prov)
         if item.kind == "next_turn":
-            who = self._expr(item.parts[0], seat_scope)
+            who = self._expr(item.seat, seat_scope)
             if who is not None and who.type != "seat":
-                self.sink.error(f"'next turn to' takes a seat, not {_show(who.type)}", item.parts[0].span,
+                self.sink.error(f"'next turn to' takes a seat, not {_show(who.type)}", item.seat.span,
                                 "e.g. next turn to self")
                 return None
             return None if who is None else m.NextTurn(who, prov)
@@ -876,7 +877,7 @@ class Checker:
 
     def _choose_value(self, play: str, item: s.Clause, to, card, scope):
         """`choose value NAME of ATTRIBUTE [where C]`: (name, its type, the Choose), or None."""
-        kind, ident, attr, _, where = item.parts
+        ident, attr, where = item.name, item.attribute, item.where
         if card is not None or (to is not None and to[0] is not None):
             said = f"play '{play}' chooses a value and plays a card"
             self.sink.error(f"{said}: a play chooses a value instead of playing a card", item.span,
@@ -900,7 +901,7 @@ class Checker:
                                          _provenance(item.provs, item.span))
 
     def _choose(self, play: str, item: s.Clause, to, scope) -> m.Choose | None:
-        kind, ident, zone_ident, seats, where = item.parts
+        kind, ident, zone_ident, seats, where = item.what, item.name, item.zone, item.seats, item.where
         if not isinstance(seats, str):
             self.sink.error(f"a chosen {kind} is of any seat, any other seat or self", seats.span,
                             f"write e.g. choose {kind} {ident.text} of any other seat where ...")
@@ -926,7 +927,8 @@ class Checker:
                         else "self", keep, _provenance(item.provs, item.span))
 
     def _move_cards(self, item: s.Clause, scope, prov) -> m.MoveCards | None:
-        amount, random, var, source, dest, where = item.parts
+        amount, random, var = item.count, item.random, item.var
+        source, dest, where = item.source, item.dest, item.where
         count = None if amount is None else self._int(amount, scope)
         # the destination may read the card it receives: `to row of holder(x.colour)`
         src, dst = self._expr(source, scope), self._expr(dest, {**scope, var.text: "card"} if var else scope)
@@ -953,12 +955,12 @@ class Checker:
         for item in c.items if c else ():
             prov = _provenance(item.provs, item.span)
             if item.kind == "play_step":
-                names, or_pass, guard, optional, *repeat = item.parts
+                names, guard = item.plays, item.when
                 plays = tuple(self._step_plays(names))
                 when = self._bool(guard, TURN_STEP) if guard is not None else None
-                steps.append(m.PlayStep(plays, or_pass, when, prov, optional, bool(repeat)))
+                steps.append(m.PlayStep(plays, item.or_pass, when, prov, item.optional, item.repeat))
             elif item.kind == "draw":
-                count, source, dest, guard = item.parts
+                count, source, dest, guard = item.count, item.source, item.dest, item.when
                 count = self._int(count, TURN_STEP)
                 when = self._bool(guard, TURN_STEP) if guard is not None else None
                 src = self._zone(source, per_seat=False, piles=False)
@@ -966,7 +968,7 @@ class Checker:
                 if count is not None and src and dst:
                     steps.append(m.Draw(count, src.name, dst.name, when, prov))
             elif item.kind in _EFFECTS:  # `then EFFECT [when COND]`: an effect as a step of its own
-                inner, guard = item.parts if item.kind == "guarded" else (item, None)
+                inner, guard = (item.effect, item.when) if item.kind == "guarded" else (item, None)
                 when = self._bool(guard, TURN_STEP) if guard is not None else None
                 effect = self._effect(inner, TURN_STEP, TURN_STEP, prov, in_turn=True)
                 if effect is not None and (guard is None or when is not None):
@@ -983,7 +985,7 @@ class Checker:
         if not finals:
             return None
         c = finals[0]
-        name, cond, seat_order = c.parts
+        name, cond, seat_order = c.name, c.when, c.seat_order
         if not self._define("round end", name):
             return None
         when = self._bool(cond, GLOBAL)
@@ -996,11 +998,11 @@ class Checker:
         plays, when, opens = (), None, False
         for item in c.items:
             if item.kind == "window_plays":
-                plays += tuple(self._step_plays(item.parts[0]))
+                plays += tuple(self._step_plays(item.plays))
             elif item.kind == "window_open":
                 opens = True
             elif item.kind == "window_when":
-                when = self._bool(item.parts[0], TURN_STEP)
+                when = self._bool(item.when, TURN_STEP)
         if not plays:
             self.sink.error("the window offers no play", c.span, "add: play any of NAME, NAME")
         if not opens:
@@ -1019,16 +1021,16 @@ class Checker:
     def _round_ends(self):
         ends = []
         for c in self.clauses:
-            if c.kind == "round_end" and self._define("round end", c.parts[0]):
-                cond = self._bool(c.parts[1], GLOBAL)
+            if c.kind == "round_end" and self._define("round end", c.name):
+                cond = self._bool(c.when, GLOBAL)
                 if cond is not None:
-                    ends.append(m.RoundEnd(c.parts[0].text, cond, _provenance(c.provs, c.span)))
+                    ends.append(m.RoundEnd(c.name.text, cond, _provenance(c.provs, c.span)))
         return tuple(ends)
 
     def _score(self, c: s.Clause | None):
         if c is None:
             return None
-        var, expr = c.parts
+        var, expr = c.seat, c.value
         typed = self._int(expr, {**GLOBAL, var.text: "seat"})
         return m.Score(var.text, typed, _provenance(c.provs, c.span)) if typed is not None else None
 
@@ -1045,15 +1047,15 @@ class Checker:
                 continue
             seen[item.kind] = item
             if item.kind == "until":
-                until = (self._bool(item.parts[0], MATCH_UNTIL), prov)
+                until = (self._bool(item.when, MATCH_UNTIL), prov)
             elif item.kind == "winner":
-                winner = (item.parts[0], prov)
+                winner = (item.which, prov)
             elif item.kind == "let":
                 continue  # a value of the match, typed with the others (`_values`)
             elif item.kind == "starter":
-                typed = self._expr(item.parts[0], MATCH_STARTER)
+                typed = self._expr(item.seat, MATCH_STARTER)
                 if typed is not None and typed.type not in ("int", "seat"):
-                    self.sink.error(f"the starter is {_show(typed.type)}, not a seat number", item.parts[0].span,
+                    self.sink.error(f"the starter is {_show(typed.type)}, not a seat number", item.seat.span,
                                     "write e.g. starter round % players")
                     typed = None
                 starter = (typed, prov)
@@ -1071,16 +1073,16 @@ class Checker:
     def _deck_rules(self) -> tuple[m.DeckRule, ...]:
         rules = []
         for c in self.clauses:
-            if c.kind == "deck" and self._define("deck rule", c.parts[0]):
-                keep = self._bool(c.parts[1], DECK)
+            if c.kind == "deck" and self._define("deck rule", c.name):
+                keep = self._bool(c.when, DECK)
                 if keep is not None:
-                    rules.append(m.DeckRule(c.parts[0].text, keep, _provenance(c.provs, c.span)))
+                    rules.append(m.DeckRule(c.name.text, keep, _provenance(c.provs, c.span)))
         return tuple(rules)
 
     def _sets(self, c: s.Clause | None) -> tuple[int, m.Provenance]:
         if c is None:
             return 1, m.NO_PROVENANCE
-        count = c.parts[0]
+        count = c.count
         if not 1 <= count.value <= 10:
             self.sink.error(f"decks {count.value}", count.span, "a game uses 1 to 10 sets of its cards")
             return 1, m.NO_PROVENANCE
@@ -1090,7 +1092,7 @@ class Checker:
         """Every seat on one team at every player count, and two teams at least."""
         if c is None or players is None:
             return None
-        kind, listed = c.parts
+        kind, listed = c.how, c.teams
         counts = players[2] or tuple(range(players[0][0], players[0][1] + 1))
         if kind == "opposite":
             odd = [n for n in counts if n % 2 or n < 4]
@@ -1127,7 +1129,7 @@ class Checker:
         symbol one can read."""
         looks, seen = [], {}
         for item in c.items if c else ():
-            attr, value, colour, symbol = item.parts
+            attr, value, colour, symbol = item.attribute, item.value, item.colour, item.symbol
             a = self.names.attributes.get(attr.text)
             if a is None:
                 self.sink.error(f"no attribute '{attr.text}'", attr.span,
@@ -1369,7 +1371,7 @@ class Checker:
         can never be captured by them."""
         name = call.function.text
         clause = self.defines[name]
-        _, params, body = clause.parts
+        params, body = clause.params, clause.body
         if name in self._recursive:  # reported where the define stands, by _defines_sound
             return None
         if len(self._expanding) >= MAX_DEFINE_NESTING:
@@ -1399,7 +1401,7 @@ class Checker:
     def _declare(self, clause: s.Clause, args) -> None:
         """The define typed as written, its parameters bound to the types of its first call's
         arguments. It typed there, so it types here; any message would repeat one already given."""
-        name, params, body = clause.parts
+        name, params, body = clause.name, clause.params, clause.body
         sink, self.sink = self.sink, Sink(self.sink.file, self.sink.text)
         self._expanding.append(name.text)
         try:
@@ -1415,7 +1417,7 @@ class Checker:
         """Every define reads only what it is given, and none calls itself, directly or not."""
         for clause in self.defines.values():
             self._free_names_ok(clause)
-        calls = {name: {c.function.text for c in _calls(clause.parts[2]) if c.function.text in self.defines}
+        calls = {name: {c.function.text for c in _calls(clause.body) if c.function.text in self.defines}
                  for name, clause in self.defines.items()}
         for name, clause in self.defines.items():
             seen, todo = set(), list(calls[name])
@@ -1423,7 +1425,7 @@ class Checker:
                 callee = todo.pop()
                 if callee == name:
                     self._recursive.add(name)
-                    self.sink.error(f"define '{name}' calls itself", clause.parts[0].span,
+                    self.sink.error(f"define '{name}' calls itself", clause.name.span,
                                     "a define may use other defines, but not in a circle")
                     break
                 if callee not in seen:
@@ -1433,12 +1435,12 @@ class Checker:
     def _free_names_ok(self, clause: s.Clause) -> bool:
         """A define sees its parameters, the ruleset's names and the global ones, nothing of
         the place it is called from: what it means does not depend on where it is used."""
-        _, params, body = clause.parts
+        params, body = clause.params, clause.body
         allowed = self._allowed(clause)
         for name in _free_names(body):
             if name.id not in allowed:
-                self.sink.error(f"define '{clause.parts[0].text}' reads '{name.id}', which it is not given",
-                                name.span, f"add it as a parameter: define {clause.parts[0].text}("
+                self.sink.error(f"define '{clause.name.text}' reads '{name.id}', which it is not given",
+                                name.span, f"add it as a parameter: define {clause.name.text}("
                                 + ", ".join([p.text for p in params] + [name.id]) + ")")
                 return False
         return True
@@ -1449,11 +1451,11 @@ class Checker:
         known = self._own_only.get(name)
         if known is None:
             allowed = self._allowed(clause)
-            known = self._own_only[name] = all(n.id in allowed for n in _free_names(clause.parts[2]))
+            known = self._own_only[name] = all(n.id in allowed for n in _free_names(clause.body))
         return known
 
     def _allowed(self, clause: s.Clause) -> set[str]:
-        return {p.text for p in clause.parts[1]} | set(GLOBAL) | set(self.names.params) | set(self.names.zones) \
+        return {p.text for p in clause.params} | set(GLOBAL) | set(self.names.params) | set(self.names.zones) \
             | set(self.names.enum_values) | set(self.names.attributes)
 
     def _call(self, e: s.Call, scope):

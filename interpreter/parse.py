@@ -12,6 +12,7 @@ import re
 import sys
 import unicodedata
 from contextvars import ContextVar
+from dataclasses import replace
 from functools import lru_cache
 from importlib.resources import files
 
@@ -232,13 +233,14 @@ def _removal(kind: str):
     return lambda self, meta, c: (kind, _ident(c[0]) if c else None)
 
 
-def _clause(kind: str, meta, parts, provs, items=()) -> s.Clause:
-    return s.Clause(kind, tuple(parts), _provs(provs), _span(meta), tuple(items))
+def _node(cls: type[s.Clause], meta, provs, *fields, items=()) -> s.Clause:
+    """A clause of class `cls`, its fields in their order, its provenance, span and items."""
+    return cls(*fields, provs=_provs(provs), span=_span(meta), items=tuple(items))
 
 
 @v_args(meta=True)
 class _ToAst(Transformer):
-    """Builds `Clause`s whose `parts` are, per kind, as the method that makes them says."""
+    """Builds a `syntax` node of its own class for each clause and block item."""
 
     # -- provenance
     def source(self, meta, c):
@@ -262,111 +264,111 @@ class _ToAst(Transformer):
         return (str(c[0]), _string(c[1]))
 
     def enum_value(self, meta, c):
-        return (_ident(c[0]), tuple(c[1:]))
+        return s.EnumValue(_ident(c[0]), tuple(c[1:]))
 
-    # -- header and components: parts are (name-or-title, ...)
+    # -- header and components
     def game(self, meta, c):
-        return _clause("game", meta, [_string(c[0])], c[-1], c[1:-1])
+        return _node(s.Game, meta, c[-1], _string(c[0]), items=c[1:-1])
 
-    def game_name(self, meta, c):  # (language, text)
-        return _clause("name", meta, [_ident(c[0]), _string(c[1])], c[2])
+    def game_name(self, meta, c):
+        return _node(s.Label, meta, c[2], _ident(c[0]), _string(c[1]))
 
-    def document(self, meta, c):  # (id, title)
-        return _clause("document", meta, [s.Ident(_string(c[0]), _tspan(c[0])), _string(c[1])], c[2])
+    def document(self, meta, c):
+        return _node(s.Document, meta, c[2], s.Ident(_string(c[0]), _tspan(c[0])), _string(c[1]))
 
-    def players(self, meta, c):  # (low, high, None) for a range, (first, last, counts) for a list
+    def players(self, meta, c):
         if isinstance(c[0], tuple):
-            return _clause("players", meta, [*c[0], None], c[-1])
-        return _clause("players", meta, [c[0], c[-2], tuple(c[:-1])], c[-1])
+            return _node(s.Players, meta, c[-1], *c[0], None)
+        return _node(s.Players, meta, c[-1], c[0], c[-2], tuple(c[:-1]))
 
-    def param(self, meta, c):  # (name, default, low, high)
-        return _clause("param", meta, [_ident(c[0]), c[1], *c[2]], c[3])
+    def param(self, meta, c):
+        return _node(s.Param, meta, c[3], _ident(c[0]), c[1], *c[2])
 
-    def define(self, meta, c):  # (name, (parameters...), body)
+    def define(self, meta, c):
         params = tuple(_ident(t) for t in c[1:-2] if t is not None)
-        return _clause("define", meta, [_ident(c[0]), params, c[-2]], c[-1])
+        return _node(s.Define, meta, c[-1], _ident(c[0]), params, c[-2])
 
-    def enum_attribute(self, meta, c):  # (name, ((value, labels), ...))
-        return _clause("enum_attribute", meta, [_ident(c[0]), tuple(c[1:-1])], c[-1])
+    def enum_attribute(self, meta, c):
+        return _node(s.EnumAttribute, meta, c[-1], _ident(c[0]), tuple(c[1:-1]))
 
-    def int_attribute(self, meta, c):  # (name, low, high)
-        return _clause("int_attribute", meta, [_ident(c[0]), *c[1]], c[2])
+    def int_attribute(self, meta, c):
+        return _node(s.IntAttribute, meta, c[2], _ident(c[0]), *c[1])
 
-    def card(self, meta, c):  # (name), items
-        return _clause("card", meta, [_ident(c[0])], c[-1], c[1:-1])
+    def card(self, meta, c):
+        return _node(s.Card, meta, c[-1], _ident(c[0]), items=c[1:-1])
 
-    def card_each(self, meta, c):  # (attribute)
-        return _clause("each", meta, [_ident(c[0])], c[1])
+    def card_each(self, meta, c):
+        return _node(s.Each, meta, c[1], _ident(c[0]))
 
-    def card_fixed(self, meta, c):  # (attribute, value: Ident or Number)
-        return _clause("fixed", meta, [_ident(c[0]), _value(c[1])], c[2])
+    def card_fixed(self, meta, c):
+        return _node(s.Fixed, meta, c[2], _ident(c[0]), _value(c[1]))
 
-    def card_copies(self, meta, c):  # (count)
-        return _clause("copies", meta, [s.Number(_integer(c[0]), _tspan(c[0]))], c[1])
+    def card_copies(self, meta, c):
+        return _node(s.Copies, meta, c[1], s.Number(_integer(c[0]), _tspan(c[0])))
 
-    def card_face(self, meta, c):  # (template, language or None)
-        return _clause("face", meta, [_string(c[1]), _ident(c[0]) if c[0] is not None else None], c[2])
+    def card_face(self, meta, c):
+        return _node(s.Face, meta, c[2], _string(c[1]), _ident(c[0]) if c[0] is not None else None)
 
-    def card_mark(self, meta, c):  # (mark, count or None, condition or None)
+    def card_mark(self, meta, c):
         count = s.Number(_integer(c[1]), _tspan(c[1])) if c[1] is not None else None
-        return _clause("mark", meta, [_ident(c[0]), count, c[2]], c[3])
+        return _node(s.Mark, meta, c[3], _ident(c[0]), count, c[2])
 
-    def card_name(self, meta, c):  # (language, text)
-        return _clause("name", meta, [_ident(c[0]), _string(c[1])], c[2])
+    def card_name(self, meta, c):
+        return _node(s.Label, meta, c[2], _ident(c[0]), _string(c[1]))
 
-    def zone(self, meta, c):  # (name, scope, visibility, layout)
+    def zone(self, meta, c):
         layout = c[3].data if c[3] is not None else "cards"
-        return _clause("zone", meta, [_ident(c[0]), c[1].data, c[2].data, layout], c[4])
+        return _node(s.Zone, meta, c[4], _ident(c[0]), c[1].data, c[2].data, layout)
 
     # -- procedure
     def setup(self, meta, c):
-        return _clause("setup", meta, [], c[-1], c[:-1])
+        return _node(s.Setup, meta, c[-1], items=c[:-1])
 
     def cleanup(self, meta, c):
-        return _clause("cleanup", meta, [], c[-1], c[:-1])
+        return _node(s.Cleanup, meta, c[-1], items=c[:-1])
 
-    def shuffle_deck(self, meta, c):  # (zone)
-        return _clause("shuffle", meta, [_ident(c[0])], c[1])
+    def shuffle_deck(self, meta, c):
+        return _node(s.Shuffle, meta, c[1], _ident(c[0]))
 
-    def deal(self, meta, c):  # (count or None for all, from, to, filter or None)
-        return _clause("deal", meta, [c[0], _ident(c[1]), _ident(c[2]), c[3]], c[4])
+    def deal(self, meta, c):
+        return _node(s.Deal, meta, c[4], c[0], _ident(c[1]), _ident(c[2]), c[3])
 
     def all_cards(self, meta, c):
         return None
 
-    def move(self, meta, c):  # (count or None for all, from, to, filter or None)
-        return _clause("move", meta, [c[0], _ident(c[1]), _ident(c[2]), c[3]], c[4])
+    def move(self, meta, c):
+        return _node(s.Move, meta, c[4], c[0], _ident(c[1]), _ident(c[2]), c[3])
 
-    def play(self, meta, c):  # (name), items
-        return _clause("play", meta, [_ident(c[0])], c[-1], c[1:-1])
+    def play(self, meta, c):
+        return _node(s.Play, meta, c[-1], _ident(c[0]), items=c[1:-1])
 
-    def play_card(self, meta, c):  # (zone, filter or None)
-        return _clause("card", meta, [_ident(c[0]), c[1]], c[2])
+    def play_card(self, meta, c):
+        return _node(s.CardFrom, meta, c[2], _ident(c[0]), c[1])
 
-    def play_with(self, meta, c):  # (name, zone, filter or None)
-        return _clause("with", meta, [_ident(c[0]), _ident(c[1]), c[2]], c[3])
+    def play_with(self, meta, c):
+        return _node(s.With, meta, c[3], _ident(c[0]), _ident(c[1]), c[2])
 
-    def play_to(self, meta, c):  # (zone, seats: "any_seat" | "other_seat" | "self_seat" | a seat expression | None)
-        return _clause("to", meta, [_ident(c[0]), _seats(c[1]) if c[1] is not None else None], c[2])
+    def play_to(self, meta, c):
+        return _node(s.To, meta, c[2], _ident(c[0]), _seats(c[1]) if c[1] is not None else None)
 
-    def play_new_pile(self, meta, c):  # (condition or None)
-        return _clause("new_pile", meta, [c[0]], c[1])
+    def play_new_pile(self, meta, c):
+        return _node(s.NewPile, meta, c[1], c[0])
 
-    def play_onto_pile(self, meta, c):  # (condition or None)
-        return _clause("onto_pile", meta, [c[0]], c[1])
+    def play_onto_pile(self, meta, c):
+        return _node(s.OntoPile, meta, c[1], c[0])
 
-    def play_choose_seat(self, meta, c):  # (name, seats, filter or None)
-        return _clause("choose", meta, ["seat", _ident(c[0]), None, _seats(c[1]), c[2]], c[3])
+    def play_choose_seat(self, meta, c):
+        return _node(s.Choose, meta, c[3], "seat", _ident(c[0]), None, _seats(c[1]), c[2])
 
-    def play_choose_pile(self, meta, c):  # (name, zone, seats, filter or None)
-        return _clause("choose", meta, ["pile", _ident(c[0]), _ident(c[1]), _seats(c[2]), c[3]], c[4])
+    def play_choose_pile(self, meta, c):
+        return _node(s.Choose, meta, c[4], "pile", _ident(c[0]), _ident(c[1]), _seats(c[2]), c[3])
 
-    def move_cards(self, meta, c):  # (count or None for all, at random, binder or None, from, to, filter or None)
+    def move_cards(self, meta, c):  # count or None for all, at random, binder or None, from, to, filter or None
         binder = _ident(c[2]) if c[2] is not None else None
-        return _clause("move_cards", meta, [c[0], c[1] is not None, binder, c[3], c[4], c[5]], None)
+        return _node(s.MoveCards, meta, None, c[0], c[1] is not None, binder, c[3], c[4], c[5])
 
-    def move_pile(self, meta, c):  # (pile, to)
-        return _clause("move_pile", meta, [c[0], c[1]], None)
+    def move_pile(self, meta, c):
+        return _node(s.MovePile, meta, None, c[0], c[1])
 
     def play_then(self, meta, c):  # (effect, guard or None)
         return self._then(meta, c)
@@ -376,148 +378,151 @@ class _ToAst(Transformer):
 
     @staticmethod
     def _then(meta, c):
-        """An effect with its provenance; with `when COND`, a `guarded` clause holding it."""
+        """An effect with its provenance; with `when COND`, a `Guarded` holding it."""
         effect, when = c[0], c[1]
         if when is None:
-            return s.Clause(effect.kind, effect.parts, _provs(c[2]), _span(meta))
-        return s.Clause("guarded", (effect, when), _provs(c[2]), _span(meta))
+            return replace(effect, provs=_provs(c[2]), span=_span(meta))
+        return _node(s.Guarded, meta, c[2], effect, when)
 
-    def play_meld(self, meta, c):  # (name, (low, high), zone, condition over the set or None)
-        return _clause("meld", meta, [_ident(c[0]), c[1], _ident(c[2]), c[3]], c[4])
+    def play_meld(self, meta, c):
+        low, high = c[1]
+        return _node(s.Meld, meta, c[4], _ident(c[0]), low, high, _ident(c[2]), c[3])
 
-    def play_choose_value(self, meta, c):  # (name, attribute, filter or None)
-        return _clause("choose_value", meta, ["value", _ident(c[0]), _ident(c[1]), "", c[2]], c[3])
+    def play_choose_value(self, meta, c):
+        return _node(s.ChooseValue, meta, c[3], _ident(c[0]), _ident(c[1]), c[2])
 
-    def set_value(self, meta, c):  # (name, expression)
-        return _clause("set_value", meta, [_ident(c[0]), c[1]], None)
+    def set_value(self, meta, c):
+        return _node(s.SetValue, meta, None, _ident(c[0]), c[1])
 
-    def end_turn(self, meta, c):  # ()
-        return _clause("end_turn", meta, [], None)
+    def end_turn(self, meta, c):
+        return _node(s.EndTurn, meta, None)
 
-    def let(self, meta, c):  # (name, expression)
-        return _clause("let", meta, [_ident(c[0]), c[1]], c[2])
+    def let(self, meta, c):
+        return _node(s.Let, meta, c[2], _ident(c[0]), c[1])
 
-    def merge(self, meta, c):  # (var, collection, filter or None)
-        return _clause("merge", meta, [_ident(c[0]), c[1], c[2]], None)
+    def merge(self, meta, c):
+        return _node(s.Merge, meta, None, _ident(c[0]), c[1], c[2])
 
-    def reverse(self, meta, c):  # ()
-        return _clause("reverse", meta, [], None)
+    def reverse(self, meta, c):
+        return _node(s.Reverse, meta, None)
 
-    def next_turn(self, meta, c):  # (seat expression)
-        return _clause("next_turn", meta, [c[0]], None)
+    def next_turn(self, meta, c):
+        return _node(s.NextTurn, meta, None, c[0])
 
-    def swap(self, meta, c):  # ((zones...), seat, other seat)
-        return _clause("swap", meta, [tuple(_ident(t) for t in c[:-2]), c[-2], c[-1]], None)
+    def swap(self, meta, c):
+        return _node(s.Swap, meta, None, tuple(_ident(t) for t in c[:-2]), c[-2], c[-1])
 
-    def pass_zone(self, meta, c):  # (zone)
-        return _clause("pass_zone", meta, [_ident(c[0])], None)
+    def pass_zone(self, meta, c):
+        return _node(s.PassZone, meta, None, _ident(c[0]))
 
-    def no_answer(self, meta, c):  # (seat expression)
-        return _clause("no_answer", meta, [c[0]], None)
+    def no_answer(self, meta, c):
+        return _node(s.NoAnswer, meta, None, c[0])
 
     def window(self, meta, c):
-        return _clause("window", meta, [], c[-1], c[:-1])
+        return _node(s.Window, meta, c[-1], items=c[:-1])
 
-    def window_plays(self, meta, c):  # (plays)
-        return _clause("window_plays", meta, [tuple(_ident(t) for t in c[:-1])], c[-1])
+    def window_plays(self, meta, c):
+        return _node(s.WindowPlays, meta, c[-1], tuple(_ident(t) for t in c[:-1]))
 
-    def window_open(self, meta, c):  # ()
-        return _clause("window_open", meta, [], c[-1])
+    def window_open(self, meta, c):
+        return _node(s.WindowOpen, meta, c[-1])
 
-    def window_when(self, meta, c):  # (condition)
-        return _clause("window_when", meta, [c[0]], c[1])
+    def window_when(self, meta, c):
+        return _node(s.WindowWhen, meta, c[1], c[0])
 
     def turn(self, meta, c):
-        return _clause("turn", meta, [], c[-1], c[:-1])
+        return _node(s.Turn, meta, c[-1], items=c[:-1])
 
-    def turn_play(self, meta, c):  # (plays, or_pass, guard or None)
+    def turn_play(self, meta, c):  # plays, or_pass, guard or None
         names = tuple(_ident(t) for t in c[:-3])
-        return _clause("play_step", meta, [names, c[-3] is not None, c[-2], False], c[-1])
+        return _node(s.PlayStep, meta, c[-1], names, c[-3] is not None, c[-2], False)
 
-    def turn_may_play(self, meta, c):  # (plays, guard or None): a pass is always open
+    def turn_may_play(self, meta, c):  # plays, guard or None: a pass is always open
         names = tuple(_ident(t) for t in c[:-2])
-        return _clause("play_step", meta, [names, True, c[-2], True], c[-1])
+        return _node(s.PlayStep, meta, c[-1], names, True, c[-2], True)
 
-    def turn_may_play_any(self, meta, c):  # (plays, guard or None): plays until the seat passes
+    def turn_may_play_any(self, meta, c):  # plays, guard or None: plays until the seat passes
         names = tuple(_ident(t) for t in c[:-2])
-        return _clause("play_step", meta, [names, True, c[-2], True, True], c[-1])
+        return _node(s.PlayStep, meta, c[-1], names, True, c[-2], True, True)
 
-    def turn_draw(self, meta, c):  # (count, from, to, guard or None)
-        return _clause("draw", meta, [c[0], _ident(c[1]), _ident(c[2]), c[3]], c[4])
+    def turn_draw(self, meta, c):
+        return _node(s.Draw, meta, c[4], c[0], _ident(c[1]), _ident(c[2]), c[3])
 
     def guard(self, meta, c):
         return c[0]
 
-    def round_end(self, meta, c):  # (name, condition)
-        return _clause("round_end", meta, [_ident(c[0]), c[1]], c[2])
+    def round_end(self, meta, c):
+        return _node(s.RoundEnd, meta, c[2], _ident(c[0]), c[1])
 
-    def final(self, meta, c):  # (name, condition, in seat order), steps
-        return _clause("final", meta, [_ident(c[0]), c[2], c[1] is not None], c[-1], c[3:-1])
+    def final(self, meta, c):  # name, in seat order, condition, steps
+        return _node(s.Final, meta, c[-1], _ident(c[0]), c[2], c[1] is not None, items=c[3:-1])
 
-    def score(self, meta, c):  # (seat variable, expression)
-        return _clause("score", meta, [_ident(c[0]), c[1]], c[2])
+    def score(self, meta, c):
+        return _node(s.Score, meta, c[2], _ident(c[0]), c[1])
 
     def match(self, meta, c):
-        return _clause("match", meta, [], c[-1], c[:-1])
+        return _node(s.Match, meta, c[-1], items=c[:-1])
 
-    def deck_rule(self, meta, c):  # (name, condition)
-        return _clause("deck", meta, [_ident(c[0]), c[1]], c[2])
+    def deck_rule(self, meta, c):
+        return _node(s.DeckRule, meta, c[2], _ident(c[0]), c[1])
 
-    def decks(self, meta, c):  # (sets)
-        return _clause("decks", meta, [s.Number(_integer(c[0]), _tspan(c[0]))], c[1])
+    def decks(self, meta, c):
+        return _node(s.Decks, meta, c[1], s.Number(_integer(c[0]), _tspan(c[0])))
 
     def display(self, meta, c):
-        return _clause("display", meta, [], c[-1], c[:-1])
+        return _node(s.Display, meta, c[-1], items=c[:-1])
 
-    def display_colour(self, meta, c):  # (attribute, value: Ident or Number, colour, symbol or None)
-        return _clause("look", meta, [_ident(c[0]), _value(c[1]), _ident(c[2]), _string(c[3]) if c[3] else None], c[4])
+    def display_colour(self, meta, c):  # attribute, value, colour, symbol or None
+        symbol = _string(c[3]) if c[3] else None
+        return _node(s.Look, meta, c[4], _ident(c[0]), _value(c[1]), _ident(c[2]), symbol)
 
-    def display_symbol(self, meta, c):  # (attribute, value: Ident or Number, None, symbol)
-        return _clause("look", meta, [_ident(c[0]), _value(c[1]), None, _string(c[2])], c[3])
-    def teams_opposite(self, meta, c):  # ("opposite", ())
-        return _clause("teams", meta, ["opposite", ()], c[0])
+    def display_symbol(self, meta, c):  # attribute, value, symbol
+        return _node(s.Look, meta, c[3], _ident(c[0]), _value(c[1]), None, _string(c[2]))
 
-    def teams_listed(self, meta, c):  # ("listed", ((seat numbers...), ...))
-        return _clause("teams", meta, ["listed", tuple(c[:-1])], c[-1])
+    def teams_opposite(self, meta, c):
+        return _node(s.Teams, meta, c[0], "opposite", ())
+
+    def teams_listed(self, meta, c):
+        return _node(s.Teams, meta, c[-1], "listed", tuple(c[:-1]))
 
     def team(self, meta, c):  # the seat numbers of one team
         return tuple(s.Number(_integer(t), _tspan(t)) for t in c if t.type == "INT")
 
     # -- editions and variants: items are clauses of the kinds below, and whole clauses
-    def edition(self, meta, c):  # (name), items
-        return _clause("edition", meta, [_ident(c[0])], c[-1], c[1:-1])
+    def edition(self, meta, c):
+        return _node(s.Edition, meta, c[-1], _ident(c[0]), items=c[1:-1])
 
-    def variant(self, meta, c):  # (name), items
-        return _clause("variant", meta, [_ident(c[0])], c[-1], c[1:-1])
+    def variant(self, meta, c):
+        return _node(s.Variant, meta, c[-1], _ident(c[0]), items=c[1:-1])
 
-    def option_name(self, meta, c):  # (language, text)
-        return _clause("name", meta, [_ident(c[0]), _string(c[1])], c[2])
+    def option_name(self, meta, c):
+        return _node(s.Label, meta, c[2], _ident(c[0]), _string(c[1]))
 
-    def option_language(self, meta, c):  # (language)
-        return _clause("language", meta, [_ident(c[0])], c[1])
+    def option_language(self, meta, c):
+        return _node(s.Language, meta, c[1], _ident(c[0]))
 
-    def option_requires(self, meta, c):  # (editions)
-        return _clause("requires", meta, [tuple(_ident(t) for t in c[:-1])], c[-1])
+    def option_requires(self, meta, c):
+        return _node(s.Requires, meta, c[-1], tuple(_ident(t) for t in c[:-1]))
 
-    def option_combines(self, meta, c):  # (variants)
-        return _clause("combines", meta, [tuple(_ident(t) for t in c[:-1])], c[-1])
+    def option_combines(self, meta, c):
+        return _node(s.Combines, meta, c[-1], tuple(_ident(t) for t in c[:-1]))
 
-    def option_replace(self, meta, c):  # (clause)
-        return _clause("replace", meta, [c[0]], None)
+    def option_replace(self, meta, c):
+        return _node(s.Replace, meta, None, c[0])
 
-    def option_extend(self, meta, c):  # (clause)
-        return _clause("extend", meta, [c[0]], None)
+    def option_extend(self, meta, c):
+        return _node(s.Extend, meta, None, c[0])
 
-    def option_add(self, meta, c):  # (clause)
-        return _clause("add", meta, [c[0]], None)
+    def option_add(self, meta, c):
+        return _node(s.Add, meta, None, c[0])
 
     def option_remove(self, meta, c):  # (kind, name or None)
-        return _clause("remove", meta, list(c[0]), c[1])
+        return _node(s.Remove, meta, c[1], *c[0])
 
-    def option_for(self, meta, c):  # (editions), items
+    def option_for(self, meta, c):
         names = tuple(_ident(t) for t in c if isinstance(t, Token))
         items = [t for t in c[:-1] if isinstance(t, s.Clause)]
-        return _clause("for", meta, [names], c[-1], items)
+        return _node(s.For, meta, c[-1], names, items=items)
 
     # `remove KIND NAME`: (kind, name), the kind as options.key() names clauses
     rm_play, rm_card, rm_zone, rm_param, rm_define, rm_attribute, rm_deck, rm_round_end, rm_final, rm_window = (
@@ -525,14 +530,14 @@ class _ToAst(Transformer):
                               "window"))
     rm_teams = _removal("teams")
 
-    def match_until(self, meta, c):  # (condition)
-        return _clause("until", meta, [c[0]], c[1])
+    def match_until(self, meta, c):
+        return _node(s.Until, meta, c[1], c[0])
 
-    def match_winner(self, meta, c):  # ("highest" | "lowest")
-        return _clause("winner", meta, [c[0].data], c[1])
+    def match_winner(self, meta, c):
+        return _node(s.Winner, meta, c[1], c[0].data)
 
-    def match_starter(self, meta, c):  # (seat expression)
-        return _clause("starter", meta, [c[0]], c[1])
+    def match_starter(self, meta, c):
+        return _node(s.Starter, meta, c[1], c[0])
 
     # -- expressions
     def if_expr(self, meta, c):
