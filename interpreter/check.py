@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from . import model as m
 from . import syntax as s
 from .diagnostics import Sink, Span
+from .dispatch import unknown, visit
 from .drawing import fill
 
 MAX_PLAYERS = 64
@@ -93,8 +94,8 @@ def near(word: str, choices) -> str:
 
 _ITEM_WORDS = {"card": "card from", "to": "to", "new_pile": "new pile", "onto_pile": "onto pile", "choose": "choose",
                "with": "with", "choose_value": "choose value", "meld": "meld"}
-_EFFECTS = ("merge", "reverse", "next_turn", "move_cards", "move_pile", "swap", "pass_zone", "no_answer", "set_value",
-            "end_turn", "guarded")  # a play's `then` items, run in order
+# the order a play's items are read in, the others after them in file order
+_ITEM_ORDER = {s.To: 0, s.Choose: 1, s.CardFrom: 2, s.Meld: 2, s.With: 3, s.ChooseValue: 3}
 
 
 def _in_expressions(space: str) -> bool:
@@ -196,7 +197,7 @@ class _Names:
     attributes: dict[str, m.Attribute] = field(default_factory=dict)
     enum_values: dict[str, list[str]] = field(default_factory=dict)  # value -> attributes
     zones: dict[str, m.Zone] = field(default_factory=dict)
-    plays: dict[str, s.Clause] = field(default_factory=dict)
+    plays: dict[str, s.Play] = field(default_factory=dict)
     values: dict[str, m.Value] = field(default_factory=dict)  # the named values, per match first
     documents: dict[str, m.Document] = field(default_factory=dict)
     spans: dict[tuple[str, str], Span] = field(default_factory=dict)
@@ -206,12 +207,47 @@ class _Names:
     used: set[tuple[str, str]] = field(default_factory=set)
 
 
+@dataclass
+class _PlayParts:
+    """What the items of one play have said so far, and the names its expressions see."""
+
+    name: str
+    chooser: dict[str, str]  # what a `choose` item's condition sees
+    target: dict[str, str]  # what the play's conditions and effects see
+    pile_scope: dict[str, str]  # the same, with the pile the card goes onto
+    card: tuple[str, object | None, m.Provenance] | None = None  # (zone, where, provenance)
+    to: tuple[m.Zone | None, str, m.Provenance] | None = None  # (zone, seats, provenance)
+    new_pile: m.Condition | None = None
+    onto: m.Condition | None = None
+    choose: m.Choose | None = None
+    mate: m.Mate | None = None
+    dest_seat: object | None = None
+    value: m.Choose | None = None
+    meld: m.Meld | None = None
+    effects: list[object] = field(default_factory=list)
+    seen: dict[str, s.Clause] = field(default_factory=dict)  # item kind -> the item
+
+    def name_(self, names: dict[str, str]) -> None:
+        """Names a later condition or effect of the play may read."""
+        self.target, self.pile_scope = {**self.target, **names}, {**self.pile_scope, **names}
+
+
+@dataclass(frozen=True)
+class _EffectScope:
+    """Where an effect stands: the names it sees (`seat_scope` for `next turn to`), its provenance."""
+
+    scope: dict[str, str]
+    seat_scope: dict[str, str]
+    prov: m.Provenance
+    in_turn: bool  # a turn step, not a play's `then`
+
+
 class Checker:
     def __init__(self, clauses: list[s.Clause], sink: Sink):
         self.clauses = clauses
         self.sink = sink
         self.names = _Names()
-        self.defines: dict[str, s.Clause] = {}
+        self.defines: dict[str, s.Define] = {}
         self._expanding: list[str] = []  # the defines being filled in, outermost first
         self._recursive: set[str] = set()  # defines that call themselves: reported, never filled in
         self._declared: dict[str, m.Define] = {}  # each called define, typed as declared
@@ -285,9 +321,9 @@ class Checker:
                               ("score", "score s = count(hand of s)"), ("match", "match { until round >= 1 }")):
             if kind not in seen:
                 self.sink.error(f"the ruleset has no '{kind}' clause", end, f"add one, e.g. {example}")
-        if not any(c.kind == "card" for c in self.clauses):
+        if not any(isinstance(c, s.Card) for c in self.clauses):
             self.sink.error("the ruleset defines no card", end, "add one, e.g. card token { copies 10 }")
-        if not any(c.kind in ("round_end", "final") for c in self.clauses):
+        if not any(isinstance(c, (s.RoundEnd, s.Final)) for c in self.clauses):
             self.sink.error("the ruleset has no 'end round' clause: a round would never end", end,
                             "add one, e.g. end round empty when count(draw) == 0")
         return seen
@@ -314,66 +350,72 @@ class Checker:
         return True
 
     def _definitions(self) -> None:
-        n = self.names
         for c in self.clauses:
-            prov = _provenance(c.provs, c.span)
-            if c.kind == "param":
-                name, default, low, high = c.name, c.default, c.low, c.high
-                if self._range(low, high) and not low.value <= default.value <= high.value:
-                    self.sink.error(
-                        f"the default {default.value} of '{name.text}' is outside {low.value}..{high.value}",
-                        default.span, "make the default one of the allowed values")
-                if self._define("param", name):
-                    n.params[name.text] = m.Param(name.text, default.value, low.value, high.value, prov)
-            elif c.kind == "enum_attribute":
-                name, values = c.name, c.values
-                if self._define("attribute", name):
-                    vals = []
-                    for value in values:
-                        ident, labels = value.name, value.labels
-                        if self._define(f"value of {name.text}", ident):
-                            vals.append(m.AttributeValue(ident.text, labels))
-                            n.enum_values.setdefault(ident.text, []).append(name.text)
-                        else:
-                            n.partial.add(name.text)
-                    n.attributes[name.text] = m.Attribute(name.text, tuple(vals), 0, len(vals) - 1, prov)
-            elif c.kind == "int_attribute":
-                name, low, high = c.name, c.low, c.high
-                ok = self._range(low, high)
-                if ok and high.value - low.value + 1 > MAX_ATTRIBUTE_VALUES:
-                    self.sink.error(f"'{name.text}' spans {high.value - low.value + 1:,} values", c.span,
-                                    f"an attribute has at most {MAX_ATTRIBUTE_VALUES:,} values")
-                    ok = False
-                if self._define("attribute", name):  # a bad range still defines it (with one value), so
-                    n.attributes[name.text] = m.Attribute(  # its uses do not cascade into more errors
-                        name.text, (), low.value, high.value if ok else low.value, prov)
-                    if not ok:
-                        n.broken.add(name.text)
-            elif c.kind == "zone":
-                name, scope, visibility, layout = c.name, c.scope, c.visibility, c.layout
-                if self._define("zone", name):
-                    n.zones[name.text] = m.Zone(name.text, scope == "per_seat", visibility, layout == "piles", prov)
-            elif c.kind == "play":
-                if self._define("play", c.name):
-                    n.plays[c.name.text] = c
-            elif c.kind == "define":
-                name = c.name
-                if name.text in FUNCTIONS:
-                    self.sink.error(f"'{name.text}' is a function of the language", name.span, "pick another name")
-                elif self._define("define", name):
-                    self.defines[name.text] = c
-            elif c.kind == "game":
-                for item in c.items:
-                    if item.kind == "document" and self._define("document", item.id):
-                        n.documents[item.id.text] = m.Document(
-                            item.id.text, item.title, _provenance(item.provs, item.span))
+            visit(self, "_definition_", c)(c, _provenance(c.provs, c.span))
+
+    def _definition_Clause(self, c: s.Clause, prov: m.Provenance) -> None:
+        """Most clauses define no name."""
+
+    def _definition_Param(self, c: s.Param, prov: m.Provenance) -> None:
+        name, default, low, high = c.name, c.default, c.low, c.high
+        if self._range(low, high) and not low.value <= default.value <= high.value:
+            self.sink.error(f"the default {default.value} of '{name.text}' is outside {low.value}..{high.value}",
+                            default.span, "make the default one of the allowed values")
+        if self._define("param", name):
+            self.names.params[name.text] = m.Param(name.text, default.value, low.value, high.value, prov)
+
+    def _definition_EnumAttribute(self, c: s.EnumAttribute, prov: m.Provenance) -> None:
+        n, name = self.names, c.name
+        if self._define("attribute", name):
+            vals = []
+            for value in c.values:
+                if self._define(f"value of {name.text}", value.name):
+                    vals.append(m.AttributeValue(value.name.text, value.labels))
+                    n.enum_values.setdefault(value.name.text, []).append(name.text)
+                else:
+                    n.partial.add(name.text)
+            n.attributes[name.text] = m.Attribute(name.text, tuple(vals), 0, len(vals) - 1, prov)
+
+    def _definition_IntAttribute(self, c: s.IntAttribute, prov: m.Provenance) -> None:
+        name, low, high = c.name, c.low, c.high
+        ok = self._range(low, high)
+        if ok and high.value - low.value + 1 > MAX_ATTRIBUTE_VALUES:
+            self.sink.error(f"'{name.text}' spans {high.value - low.value + 1:,} values", c.span,
+                            f"an attribute has at most {MAX_ATTRIBUTE_VALUES:,} values")
+            ok = False
+        if self._define("attribute", name):  # a bad range still defines it (with one value), so
+            self.names.attributes[name.text] = m.Attribute(  # its uses do not cascade into more errors
+                name.text, (), low.value, high.value if ok else low.value, prov)
+            if not ok:
+                self.names.broken.add(name.text)
+
+    def _definition_Zone(self, c: s.Zone, prov: m.Provenance) -> None:
+        if self._define("zone", c.name):
+            self.names.zones[c.name.text] = m.Zone(c.name.text, c.scope == "per_seat", c.visibility,
+                                                   c.layout == "piles", prov)
+
+    def _definition_Play(self, c: s.Play, prov: m.Provenance) -> None:
+        if self._define("play", c.name):
+            self.names.plays[c.name.text] = c
+
+    def _definition_Define(self, c: s.Define, prov: m.Provenance) -> None:
+        if c.name.text in FUNCTIONS:
+            self.sink.error(f"'{c.name.text}' is a function of the language", c.name.span, "pick another name")
+        elif self._define("define", c.name):
+            self.defines[c.name.text] = c
+
+    def _definition_Game(self, c: s.Game, prov: m.Provenance) -> None:
+        for item in c.items:
+            if isinstance(item, s.Document) and self._define("document", item.id):
+                self.names.documents[item.id.text] = m.Document(item.id.text, item.title,
+                                                                _provenance(item.provs, item.span))
 
     def _values(self, match: s.Clause | None, setup: s.Clause | None) -> None:
         """The named values: the match's `let`s, set once when it starts, then setup's, set
         every round where setup reaches them. Each is typed by its expression, which may read
         the values declared before it."""
-        lets = [(item, True) for item in (match.items if match else ()) if item.kind == "let"]
-        lets += [(item, False) for item in (setup.items if setup else ()) if item.kind == "let"]
+        lets = [(item, True) for item in (match.items if match else ()) if isinstance(item, s.Let)]
+        lets += [(item, False) for item in (setup.items if setup else ()) if isinstance(item, s.Let)]
         for item, per_match in lets:
             ident, expr = item.name, item.value
             typed = self._expr(expr, GLOBAL if per_match else LET_ROUND)
@@ -395,12 +437,12 @@ class Checker:
 
     # ---------------------------------------------------------------- header
 
-    def _game(self, c: s.Clause | None):
+    def _game(self, c: s.Game | None):
         if c is None:
             return None
         names = []
         for item in c.items:
-            if item.kind == "name":
+            if isinstance(item, s.Label):
                 lang, text = item.language, item.text
                 if any(lang.text == known for known, _ in names):
                     self.sink.error(f"a second name in '{lang.text}'", lang.span, "give each language one name")
@@ -409,7 +451,7 @@ class Checker:
             self.sink.error("the game has an empty title", c.span, 'write its title: game "Crazy Eights" { }')
         return c.title, tuple(names)
 
-    def _players(self, c: s.Clause | None):
+    def _players(self, c: s.Players | None):
         if c is None:
             return None
         low, high, listed = c.low, c.high, c.counts
@@ -434,7 +476,7 @@ class Checker:
         kinds, deck, faces = [], [], {}
         size, too_big = 0, None  # too_big: the card clause that takes the deck past MAX_DECK
         for c in self.clauses:
-            if c.kind != "card" or not self._define("card", c.name):
+            if not isinstance(c, s.Card) or not self._define("card", c.name):
                 continue
             kind = self._card(c)
             if kind is None:
@@ -456,18 +498,18 @@ class Checker:
                                 f"the other is of kind '{faces[clashes[0].lower()]}'; give the kinds "
                                 "face templates that tell them apart")
             if size > MAX_DECK and too_big is None:  # told at the card, or at house rules' copies of it
-                too_big = next((i.span for i in c.items if i.kind == "copies" and i.span.file), c.span)
+                too_big = next((i.span for i in c.items if isinstance(i, s.Copies) and i.span.file), c.span)
         if too_big is not None:
             self.sink.error(f"the deck holds {size:,} cards", too_big, f"a deck holds at most {MAX_DECK:,}")
         return tuple(kinds), tuple(deck)
 
-    def _card(self, c: s.Clause) -> m.CardKind | None:
+    def _card(self, c: s.Card) -> m.CardKind | None:
         name = c.name.text
         attrs: dict[str, str | int | None] = {}
         copies, copies_prov, face, labels, ok = 1, m.NO_PROVENANCE, None, [], True
         faces, marks = [], []
         for item in c.items:
-            if item.kind in ("each", "fixed"):
+            if isinstance(item, (s.Each, s.Fixed)):
                 attr = item.attribute
                 if attr.text not in self.names.attributes:
                     self.sink.error(f"no attribute '{attr.text}'", attr.span,
@@ -479,14 +521,14 @@ class Checker:
                 if attr.text in attrs:
                     self.sink.error(f"'{attr.text}' is set twice in card '{name}'", attr.span, "set it once")
                     continue
-                attrs[attr.text] = None if item.kind == "each" else self._fixed(attr.text, item.value)
-                ok = ok and (item.kind == "each" or attrs[attr.text] is not None)
-            elif item.kind == "copies":
+                attrs[attr.text] = None if isinstance(item, s.Each) else self._fixed(attr.text, item.value)
+                ok = ok and (isinstance(item, s.Each) or attrs[attr.text] is not None)
+            elif isinstance(item, s.Copies):
                 copies, copies_prov = item.count.value, _provenance(item.provs, item.span)
                 if not 1 <= copies <= MAX_COPIES:
                     self.sink.error(f"{copies} copies", item.count.span, f"a card has 1 to {MAX_COPIES} copies")
                     ok = False
-            elif item.kind == "face":
+            elif isinstance(item, s.Face):
                 template, lang = item.template, item.language
                 if lang is not None:
                     if any(lang.text == known for known, _ in faces):
@@ -496,7 +538,7 @@ class Checker:
                     face = template
                 for hole in re.findall(r"{([^}]*)}", template):
                     if hole not in [a for a in attrs] + [i.attribute.text for i in c.items
-                                                         if i.kind in ("each", "fixed")]:
+                                                         if isinstance(i, (s.Each, s.Fixed))]:
                         self.sink.error(f"the face template names '{hole}', which card '{name}' does not set",
                                         item.span, "use {ATTRIBUTE} for an attribute the card sets")
                         ok = False
@@ -504,12 +546,14 @@ class Checker:
                     self.sink.error(f"the face {template!r} has a space, '@', '/' or '+'", item.span,
                                     "faces are typed in moves: use letters, digits, - or _")
                     ok = False
-            elif item.kind == "name":
+            elif isinstance(item, s.Label):
                 labels.append((item.language.text, item.text))
-            elif item.kind == "mark":
+            elif isinstance(item, s.Mark):
                 mark = self._mark(item)
                 ok = ok and mark is not None
                 marks.append(mark)
+            else:
+                raise unknown(self, item)
         if face is None:
             face = name + "".join(f"-{{{a}}}" for a, v in attrs.items() if v is None)
         if not ok:
@@ -517,7 +561,7 @@ class Checker:
         return m.CardKind(name, tuple(labels), tuple(attrs.items()), copies, face,
                           _provenance(c.provs, c.span), copies_prov, tuple(marks), tuple(faces))
 
-    def _mark(self, item: s.Clause) -> m.Mark | None:
+    def _mark(self, item: s.Mark) -> m.Mark | None:
         ident, count, where = item.name, item.count, item.where
         if ident.text in self.names.attributes or ident.text in CONTEXT_NAMES:
             self.sink.error(f"'{ident.text}' already names an attribute or a name of the language", ident.span,
@@ -543,7 +587,7 @@ class Checker:
         self.sink.error(f"'{attr}' takes a number in {a.low}..{a.high}", value.span, "write a number in that range")
         return None
 
-    def _faces(self, kind: m.CardKind, c: s.Clause) -> list[m.Card]:
+    def _faces(self, kind: m.CardKind, c: s.Card) -> list[m.Card]:
         axes = []
         for attr, fixed in kind.attributes:
             a = self.names.attributes[attr]
@@ -565,7 +609,7 @@ class Checker:
                        for ch in face if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")), None)
         if unseen is not None:  # one error per kind: its faces would look like others and could not be typed
             face, ch = unseen
-            where = next((i.span for i in c.items if i.kind == "face"), c.span)
+            where = next((i.span for i in c.items if isinstance(i, s.Face)), c.span)
             self.sink.error(f"the face '{face.encode('unicode_escape').decode()}' holds the invisible character "
                             f"U+{ord(ch):04X} ({unicodedata.name(ch, 'a control character').lower()})", where,
                             "faces are typed in moves: use letters, digits, - or _")
@@ -597,47 +641,53 @@ class Checker:
 
     # ---------------------------------------------------------------- procedure
 
-    def _setup(self, c: s.Clause | None):
-        steps = []
+    def _setup(self, c: s.Setup | None) -> tuple[object, ...]:
+        steps: list[object] = []
         for item in c.items if c else ():
-            prov = _provenance(item.provs, item.span)
-            if item.kind == "shuffle":
-                if any(isinstance(step, m.Shuffle) for step in steps):
-                    self.sink.error("setup shuffles the deck a second time: that would put every card in play twice",
-                                    item.span, "shuffle the deck once, then deal or move cards from that zone")
-                    continue
-                zone = self._zone(item.zone, per_seat=False, piles=False)
-                steps.append(m.Shuffle(zone.name if zone else "", prov))
-            elif item.kind == "let":
-                if item.name.text in self.names.values:
-                    steps.append(m.Let(item.name.text, prov))
-            elif item.kind in ("deal", "move"):
-                amount, source, dest, where = item.count, item.source, item.dest, item.where
-                count = None if amount is None else self._int(amount, SETUP)
-                if count is not None and not m.reads_only(count, {"players"}):
-                    self.sink.error("a setup count reads the table, which is not laid out yet", amount.span,
-                                    "make it of numbers, params and players, e.g. if players == 2 then 7 else 5")
-                    continue
-                # a move from a per-seat zone moves every seat's cards, each to its own zone if
-                # that is per seat too, with `self` the seat whose cards move
-                mine = item.kind == "move" and self.names.zones.get(source.text) is not None \
-                    and self.names.zones[source.text].per_seat
-                scope = {**SETUP_FILTER, "self": "seat"} if item.kind == "deal" or mine else SETUP_FILTER
-                keep = None if where is None else self._bool(where, scope)
-                src = self._zone(source, per_seat=None if mine else False, piles=False)
-                dst = self._zone(dest, per_seat=True if item.kind == "deal" else None if mine else False, piles=False)
-                if (count is not None or amount is None) and (keep is not None or where is None) and src and dst:
-                    make = m.Deal if item.kind == "deal" else m.Transfer
-                    steps.append(make(count, src.name, dst.name, keep, prov))
+            visit(self, "_setup_", item)(item, steps, _provenance(item.provs, item.span))
         if c and not any(isinstance(step, m.Shuffle) for step in steps):
             self.sink.error("setup never puts the deck anywhere", c.span, "start it with: shuffle deck into ZONE")
         return tuple(steps)
 
-    def _cleanup(self, c: s.Clause | None) -> tuple[m.Transfer, ...]:
+    def _setup_Shuffle(self, item: s.Shuffle, steps: list[object], prov: m.Provenance) -> None:
+        if any(isinstance(step, m.Shuffle) for step in steps):
+            self.sink.error("setup shuffles the deck a second time: that would put every card in play twice",
+                            item.span, "shuffle the deck once, then deal or move cards from that zone")
+            return
+        zone = self._zone(item.zone, per_seat=False, piles=False)
+        steps.append(m.Shuffle(zone.name if zone else "", prov))
+
+    def _setup_Let(self, item: s.Let, steps: list[object], prov: m.Provenance) -> None:
+        if item.name.text in self.names.values:  # typed with the others (`_values`)
+            steps.append(m.Let(item.name.text, prov))
+
+    def _setup_Deal(self, item: s.Deal | s.Move, steps: list[object], prov: m.Provenance) -> None:
+        amount, source, dest, where = item.count, item.source, item.dest, item.where
+        deal = isinstance(item, s.Deal)
+        count = None if amount is None else self._int(amount, SETUP)
+        if count is not None and not m.reads_only(count, {"players"}):
+            self.sink.error("a setup count reads the table, which is not laid out yet", amount.span,
+                            "make it of numbers, params and players, e.g. if players == 2 then 7 else 5")
+            return
+        # a move from a per-seat zone moves every seat's cards, each to its own zone if
+        # that is per seat too, with `self` the seat whose cards move
+        mine = not deal and self.names.zones.get(source.text) is not None \
+            and self.names.zones[source.text].per_seat
+        scope = {**SETUP_FILTER, "self": "seat"} if deal or mine else SETUP_FILTER
+        keep = None if where is None else self._bool(where, scope)
+        src = self._zone(source, per_seat=None if mine else False, piles=False)
+        dst = self._zone(dest, per_seat=True if deal else None if mine else False, piles=False)
+        if (count is not None or amount is None) and (keep is not None or where is None) and src and dst:
+            make = m.Deal if deal else m.Transfer
+            steps.append(make(count, src.name, dst.name, keep, prov))
+
+    _setup_Move = _setup_Deal
+
+    def _cleanup(self, c: s.Cleanup | None) -> tuple[m.Transfer, ...]:
         """`move` steps run when a round has ended: from a shared zone, or from every seat's."""
         steps = []
         for item in c.items if c else ():
-            if item.kind != "move":
+            if not isinstance(item, s.Move):
                 self.sink.error(f"cleanup only moves cards; a {item.kind} belongs in setup", item.span,
                                 "write move COUNT from ZONE to ZONE")
                 continue
@@ -655,125 +705,133 @@ class Checker:
                 steps.append(m.Transfer(count, src.name, dst.name, keep, _provenance(item.provs, item.span)))
         return tuple(steps)
 
-    def _play(self, c: s.Clause) -> m.Play | None:
+    def _play(self, c: s.Play) -> m.Play | None:
         name = c.name.text
-        card = to = new_pile = onto = choose = mate = dest_seat = value = meld = None
-        effects = []
-        target, pile_scope = PLAY_TARGET, {**PLAY_TARGET, "pile": "pile"}
-        chooser = PLAY_CARD
-        if any(item.kind == "choose_value" for item in c.items):  # a play of no card: no card, no target
-            chooser = target = pile_scope = PLAY_VALUE
-        seen: dict[str, s.Clause] = {}
+        p = _PlayParts(name, PLAY_CARD, PLAY_TARGET, {**PLAY_TARGET, "pile": "pile"})
+        if any(isinstance(item, s.ChooseValue) for item in c.items):  # a play of no card: no card, no target
+            p.chooser = p.target = p.pile_scope = PLAY_VALUE
         # where the card goes decides what `target` is, and a chosen target is named for the
         # effects, wherever the `to` and `choose` items stand
-        for item in sorted(c.items, key=lambda i: {"to": 0, "choose": 1, "card": 2, "meld": 2, "with": 3,
-                                                   "choose_value": 3}.get(i.kind, 4)):
-            prov = _provenance(item.provs, item.span)
-            if item.kind in seen:
+        for item in sorted(c.items, key=lambda i: _ITEM_ORDER.get(type(i), 4)):
+            if item.kind in p.seen:
                 self.sink.error(f"a second '{_ITEM_WORDS[item.kind]}' in play '{name}'", item.span,
-                                f"the first is at line {seen[item.kind].span.line}; keep one")
+                                f"the first is at line {p.seen[item.kind].span.line}; keep one")
                 continue
-            if item.kind not in _EFFECTS:
-                seen[item.kind] = item
-            if item.kind == "card":
-                zone = self._zone(item.zone, per_seat=True, piles=False)
-                where = self._bool(item.where, PLAY_CARD) if item.where is not None else None
-                card = (zone.name if zone else "", where, prov)
-            elif item.kind == "to":
-                zone = self._zone(item.zone, per_seat=item.seats is not None)
-                whose = item.seats
-                if isinstance(whose, str) or whose is None:
-                    seats = {"any_seat": "any", "other_seat": "other", "self_seat": "self", None: ""}[whose]
-                else:
-                    seats, dest_seat = "seat", self._expr(whose, PLAY_CARD)
-                    if dest_seat is not None and dest_seat.type != "seat":
-                        self.sink.error(f"'to {item.zone.text} of ...' needs a seat, not {_show(dest_seat.type)}",
-                                        whose.span, "write any seat, any other seat, self, or an expression of a seat")
-                        dest_seat = None
-                    if dest_seat is None:
-                        zone = None
-                to = (zone, seats, prov)
-                if zone is not None:
-                    target = {**PLAY_TARGET, "target": "zone:piles" if zone.piles else "zone"}
-                    if not zone.per_seat:
-                        del target["owner"]  # a shared zone has no owner
-                    pile_scope = {**target, "pile": "pile"}
-            elif item.kind == "new_pile":
-                expr = self._bool(item.when, target) if item.when is not None else None
-                new_pile = m.Condition(expr, prov)
-            elif item.kind == "onto_pile":
-                expr = self._bool(item.when, pile_scope) if item.when is not None else None
-                onto = m.Condition(expr, prov)
-            elif item.kind == "merge":
-                var, coll, where = item.var, item.collection, item.where
-                if to is not None and to[0] is not None and not to[0].piles:
-                    self.sink.error(f"merge needs a zone of piles; '{to[0].name}' holds cards", item.span,
-                                    "declare the zone with `piles`, or drop the merge")
-                    continue
-                coll_t = self._expr(coll, pile_scope)
-                if coll_t is not None and coll_t.type != "list:pile":
-                    self.sink.error(f"merge takes a list of piles, not {_show(coll_t.type)}", coll.span,
-                                    "write e.g. merge p in piles(target) where ...")
-                    coll_t = None
-                cond = self._bool(where, {**pile_scope, var.text: "pile"}) if where is not None else None
-                if coll_t is not None:
-                    effects.append(m.Merge(var.text, coll_t, cond, prov))
-            elif item.kind == "with":
-                ident, zone_ident, where = item.name, item.zone, item.where
-                zone = self._zone(zone_ident, per_seat=True, piles=False)
-                if ident.text in CONTEXT_NAMES or ident.text in self.names.zones or ident.text in self.names.params:
-                    self.sink.error(f"'{ident.text}' already names something here", ident.span,
-                                    "name the card otherwise")
-                    continue
-                keep = self._bool(where, {**PLAY_CARD, ident.text: "card"}) if where is not None else None
-                if zone is not None and (where is None or keep is not None):
-                    mate = m.Mate(ident.text, zone.name, keep, prov)
-                    target, pile_scope = {**target, ident.text: "card"}, {**pile_scope, ident.text: "card"}
-            elif item.kind == "choose":
-                choose = self._choose(name, item, to, chooser)
-                if choose is not None:
-                    chosen = {choose.name: choose.kind}
-                    target, pile_scope = {**target, **chosen}, {**pile_scope, **chosen}
-            elif item.kind == "meld":
-                meld = self._meld(item, prov)
-                if meld is not None:  # the play lays no one card: its names are the set's
-                    target = {**{k: v for k, v in target.items() if k != "card"}, meld.name: "list:card"}
-                    pile_scope = {**target, "pile": "pile"}
-            elif item.kind == "choose_value":
-                value = self._choose_value(name, item, to, card, chooser)
-                if value is not None:
-                    target, pile_scope = {**target, value[0]: value[1]}, {**pile_scope, value[0]: value[1]}
-                    value = value[2]
-            elif item.kind in _EFFECTS:
-                scope = pile_scope if to and to[0] and to[0].piles else target
-                effect = self._effect(item, scope, target, prov)
-                if effect is not None:
-                    effects.append(effect)
-        if value is not None or "choose_value" in seen:  # a play of no card: it chooses a value
-            if value is None:
+            if not isinstance(item, s.Effect):
+                p.seen[item.kind] = item
+            visit(self, "_item_", item)(item, p, _provenance(item.provs, item.span))
+        if p.value is not None or "choose_value" in p.seen:  # a play of no card: it chooses a value
+            if p.value is None:
                 return None
-            return m.Play(name, "", None, value.provenance, "", "", m.NO_PROVENANCE, None, None, choose, None,
-                          tuple(effects), _provenance(c.provs, c.span), None, value)
-        if meld is not None or "meld" in seen:
-            return self._meld_play(name, c, meld, seen, to, new_pile or onto, choose or mate, tuple(effects), dest_seat)
-        if card is None:
+            return m.Play(name, "", None, p.value.provenance, "", "", m.NO_PROVENANCE, None, None, p.choose, None,
+                          tuple(p.effects), _provenance(c.provs, c.span), None, p.value)
+        if p.meld is not None or "meld" in p.seen:
+            return self._meld_play(c, p)
+        return self._card_play(c, p)
+
+    def _card_play(self, c: s.Play, p: _PlayParts) -> m.Play | None:
+        """A play of one card: it must say which card, and where it goes."""
+        name, to = p.name, p.to
+        if p.card is None:
             self.sink.error(f"play '{name}' does not say which card is played", c.span,
                             "add: card from hand, or choose value NAME of ATTRIBUTE")
         if to is None:
             self.sink.error(f"play '{name}' does not say where the card goes", c.span, "add: to row of any seat")
         elif to[0] is not None:
-            if to[0].piles and new_pile is None and onto is None:
+            if to[0].piles and p.new_pile is None and p.onto is None:
                 self.sink.error(f"play '{name}' puts a card in zone '{to[0].name}' of piles but allows no placement",
                                 c.span, "add `new pile` or `onto pile`, each with an optional `when` condition")
-            if not to[0].piles and (new_pile or onto):
+            if not to[0].piles and (p.new_pile or p.onto):
                 self.sink.error(f"zone '{to[0].name}' holds cards, not piles", c.span,
                                 "declare it with `piles`, or drop `new pile` and `onto pile`")
-        if card is None or to is None or to[0] is None:
+        if p.card is None or to is None or to[0] is None:
             return None
-        return m.Play(name, card[0], card[1], card[2], to[0].name, to[1], to[2], new_pile, onto, choose, mate,
-                      tuple(effects), _provenance(c.provs, c.span), dest_seat)
+        return m.Play(name, p.card[0], p.card[1], p.card[2], to[0].name, to[1], to[2], p.new_pile, p.onto, p.choose,
+                      p.mate, tuple(p.effects), _provenance(c.provs, c.span), p.dest_seat)
 
-    def _meld(self, item: s.Clause, prov) -> m.Meld | None:
+    # -- the items of a play, each adding to `p` what it says
+
+    def _item_CardFrom(self, item: s.CardFrom, p: _PlayParts, prov: m.Provenance) -> None:
+        zone = self._zone(item.zone, per_seat=True, piles=False)
+        where = self._bool(item.where, PLAY_CARD) if item.where is not None else None
+        p.card = (zone.name if zone else "", where, prov)
+
+    def _item_To(self, item: s.To, p: _PlayParts, prov: m.Provenance) -> None:
+        zone = self._zone(item.zone, per_seat=item.seats is not None)
+        whose = item.seats
+        if isinstance(whose, str) or whose is None:
+            seats = {"any_seat": "any", "other_seat": "other", "self_seat": "self", None: ""}[whose]
+        else:
+            seats, p.dest_seat = "seat", self._expr(whose, PLAY_CARD)
+            if p.dest_seat is not None and p.dest_seat.type != "seat":
+                self.sink.error(f"'to {item.zone.text} of ...' needs a seat, not {_show(p.dest_seat.type)}",
+                                whose.span, "write any seat, any other seat, self, or an expression of a seat")
+                p.dest_seat = None
+            if p.dest_seat is None:
+                zone = None
+        p.to = (zone, seats, prov)
+        if zone is not None:
+            target = {**PLAY_TARGET, "target": "zone:piles" if zone.piles else "zone"}
+            if not zone.per_seat:
+                del target["owner"]  # a shared zone has no owner
+            p.target, p.pile_scope = target, {**target, "pile": "pile"}
+
+    def _item_NewPile(self, item: s.NewPile, p: _PlayParts, prov: m.Provenance) -> None:
+        p.new_pile = m.Condition(self._bool(item.when, p.target) if item.when is not None else None, prov)
+
+    def _item_OntoPile(self, item: s.OntoPile, p: _PlayParts, prov: m.Provenance) -> None:
+        p.onto = m.Condition(self._bool(item.when, p.pile_scope) if item.when is not None else None, prov)
+
+    def _item_Merge(self, item: s.Merge, p: _PlayParts, prov: m.Provenance) -> None:
+        if p.to is not None and p.to[0] is not None and not p.to[0].piles:
+            self.sink.error(f"merge needs a zone of piles; '{p.to[0].name}' holds cards", item.span,
+                            "declare the zone with `piles`, or drop the merge")
+            return
+        coll_t = self._expr(item.collection, p.pile_scope)
+        if coll_t is not None and coll_t.type != "list:pile":
+            self.sink.error(f"merge takes a list of piles, not {_show(coll_t.type)}", item.collection.span,
+                            "write e.g. merge p in piles(target) where ...")
+            coll_t = None
+        where = item.where
+        cond = self._bool(where, {**p.pile_scope, item.var.text: "pile"}) if where is not None else None
+        if coll_t is not None:
+            p.effects.append(m.Merge(item.var.text, coll_t, cond, prov))
+
+    def _item_With(self, item: s.With, p: _PlayParts, prov: m.Provenance) -> None:
+        ident, where = item.name, item.where
+        zone = self._zone(item.zone, per_seat=True, piles=False)
+        if ident.text in CONTEXT_NAMES or ident.text in self.names.zones or ident.text in self.names.params:
+            self.sink.error(f"'{ident.text}' already names something here", ident.span, "name the card otherwise")
+            return
+        keep = self._bool(where, {**PLAY_CARD, ident.text: "card"}) if where is not None else None
+        if zone is not None and (where is None or keep is not None):
+            p.mate = m.Mate(ident.text, zone.name, keep, prov)
+            p.name_({ident.text: "card"})
+
+    def _item_Choose(self, item: s.Choose, p: _PlayParts, prov: m.Provenance) -> None:
+        p.choose = self._choose(p.name, item, p.to, p.chooser)
+        if p.choose is not None:
+            p.name_({p.choose.name: p.choose.kind})
+
+    def _item_Meld(self, item: s.Meld, p: _PlayParts, prov: m.Provenance) -> None:
+        p.meld = self._meld(item, prov)
+        if p.meld is not None:  # the play lays no one card: its names are the set's
+            p.target = {**{k: v for k, v in p.target.items() if k != "card"}, p.meld.name: "list:card"}
+            p.pile_scope = {**p.target, "pile": "pile"}
+
+    def _item_ChooseValue(self, item: s.ChooseValue, p: _PlayParts, prov: m.Provenance) -> None:
+        value = self._choose_value(p.name, item, p.to, p.card, p.chooser)
+        if value is not None:
+            p.name_({value[0]: value[1]})
+            p.value = value[2]
+
+    def _item_Effect(self, item: s.Effect, p: _PlayParts, prov: m.Provenance) -> None:
+        scope = p.pile_scope if p.to and p.to[0] and p.to[0].piles else p.target
+        effect = self._effect(item, scope, p.target, prov)
+        if effect is not None:
+            p.effects.append(effect)
+
+    def _meld(self, item: s.Meld, prov: m.Provenance) -> m.Meld | None:
         """`meld NAME of LOW..HIGH from ZONE [where C]`: C reads the set as the list NAME."""
         ident, low, high, zone_ident, where = item.name, item.low, item.high, item.zone, item.where
         zone = self._zone(zone_ident, per_seat=True, piles=False)
@@ -789,93 +847,112 @@ class Checker:
             return None
         return m.Meld(ident.text, zone.name, low.value, high.value, keep, prov)
 
-    def _meld_play(self, name, c, meld, seen, to, placement, choice, effects, dest_seat) -> m.Play | None:
+    def _meld_play(self, c: s.Play, p: _PlayParts) -> m.Play | None:
         """A play of a meld: its cards go together to a zone of cards, or start a new pile."""
-        if any(k in seen for k in ("card", "with", "choose", "choose_value")) or choice is not None:
+        name, to, meld = p.name, p.to, p.meld
+        if any(k in p.seen for k in ("card", "with", "choose", "choose_value")) or (p.choose or p.mate) is not None:
             self.sink.error(f"play '{name}' lays a meld: it takes no single card, second card or target", c.span,
                             "write the single card in a play of its own")
             return None
         if to is None:
             self.sink.error(f"play '{name}' does not say where the cards go", c.span, "add: to table")
             return None
-        if placement is not None:
+        if (p.new_pile or p.onto) is not None:
             self.sink.error(f"play '{name}' lays a meld, which starts a pile of its own", c.span,
                             "drop `new pile` and `onto pile`: a meld into a zone of piles is a new pile")
             return None
         if meld is None or to[0] is None:
             return None
         return m.Play(name, meld.zone, None, meld.provenance, to[0].name, to[1], to[2], None, None, None, None,
-                      effects, _provenance(c.provs, c.span), dest_seat, meld=meld)
+                      tuple(p.effects), _provenance(c.provs, c.span), p.dest_seat, meld=meld)
 
-    def _effect(self, item: s.Clause, scope, seat_scope, prov, *, in_turn: bool = False):
+    def _effect(self, item: s.Effect, scope: dict[str, str], seat_scope: dict[str, str], prov: m.Provenance, *,
+                in_turn: bool = False) -> object | None:
         """One `then` effect of a play (or, `in_turn`, a turn step), typed in `scope`
         (`seat_scope` for `next turn to`); None when it does not check."""
-        if item.kind == "guarded":
-            inner, cond = item.effect, item.when
-            effect = self._effect(inner, scope, seat_scope, prov, in_turn=in_turn)
-            when = self._bool(cond, scope)
-            return None if effect is None or when is None else m.Guarded(effect, when, prov)
-        if item.kind == "merge" and in_turn:
-            self.sink.error("a merge gathers piles onto the pile a play's card went to: a turn step has none",
-                            item.span, "write the merge in the play")
-            return None
-        if item.kind == "move_cards":
-            return self._move_cards(item, scope, prov)
-        if item.kind == "move_pile":
-            pile, dest = self._expr(item.pile, scope), self._expr(item.dest, scope)
-            if pile is not None and pile.type != "pile":
-                self.sink.error(f"'move pile' moves a pile, not {_show(pile.type)}", item.pile.span,
-                                "name a pile: e.g. one chosen with `choose pile NAME of ZONE of any other seat`")
-            elif dest is not None and dest.type != "zone:piles":
-                self.sink.error(f"a pile goes to a zone of piles, not {_show(dest.type)}", item.dest.span,
-                                "e.g. move pile loot to row of self")
-            elif pile is not None and dest is not None:
-                return m.MovePile(pile, dest, prov)
-            return None
-        if item.kind == "reverse":
-            return m.Reverse(prov)
-        if item.kind == "end_turn":
-            return m.EndTurn(prov)
-        if item.kind == "set_value":
-            ident, expr = item.name, item.value
-            value = self.names.values.get(ident.text)
-            if value is None:
-                self.sink.error(f"no value '{ident.text}'", ident.span, near(ident.text, self.names.values) or
-                                f"declare it in setup (each round) or match (once): let {ident.text} = ...")
-                return None
-            self.names.used.add(("value", ident.text))
-            typed = self._expr(expr, scope)
-            if typed is not None and typed.type != value.type:
-                self.sink.error(f"value '{value.name}' holds {_show(value.type)}, not {_show(typed.type)}", expr.span,
-                                f"set it to {_show(value.type)}")
-                return None
-            return None if typed is None else m.SetValue(value.name, typed, prov)
-        if item.kind in ("swap", "no_answer"):
-            exprs = (item.seat, item.other) if item.kind == "swap" else (item.seat,)
-            seats = [self._expr(e, scope) for e in exprs]
-            for e, typed in zip(exprs, seats, strict=True):
-                if typed is not None and typed.type != "seat":
-                    self.sink.error(f"this names {_show(typed.type)}, not a seat", e.span,
-                                    "e.g. self, or a chosen seat")
-            if any(x is None or x.type != "seat" for x in seats):
-                return None
-            if item.kind == "no_answer":
-                return m.NoAnswer(seats[0], prov)
-            zones = [self._zone(z, per_seat=True) for z in item.zones]
-            return None if None in zones else m.Swap(tuple(z.name for z in zones), seats[0], seats[1], prov)
-        if item.kind == "pass_zone":
-            zone = self._zone(item.zone, per_seat=True)
-            return None if zone is None else m.PassZone(zone.name, prov)
-        if item.kind == "next_turn":
-            who = self._expr(item.seat, seat_scope)
-            if who is not None and who.type != "seat":
-                self.sink.error(f"'next turn to' takes a seat, not {_show(who.type)}", item.seat.span,
-                                "e.g. next turn to self")
-                return None
-            return None if who is None else m.NextTurn(who, prov)
-        raise AssertionError(f"an effect the checker does not know: {item.kind}")
+        return visit(self, "_effect_", item)(item, _EffectScope(scope, seat_scope, prov, in_turn))
 
-    def _choose_value(self, play: str, item: s.Clause, to, card, scope):
+    def _effect_Guarded(self, item: s.Guarded, at: _EffectScope) -> object | None:
+        effect = self._effect(item.effect, at.scope, at.seat_scope, at.prov, in_turn=at.in_turn)
+        when = self._bool(item.when, at.scope)
+        return None if effect is None or when is None else m.Guarded(effect, when, at.prov)
+
+    def _effect_Merge(self, item: s.Merge, at: _EffectScope) -> None:
+        """A merge stands in a play (`_item_Merge`), on its own: a turn step or a guard has no pile to merge onto."""
+        self.sink.error("a merge gathers piles onto the pile a play's card went to: a turn step has none"
+                        if at.in_turn else "a merge gathers every pile its `where` keeps: it takes no `when`",
+                        item.span, "write the merge in the play" if at.in_turn else "fold the condition into its where")
+
+    def _effect_MoveCards(self, item: s.MoveCards, at: _EffectScope) -> m.MoveCards | None:
+        return self._move_cards(item, at.scope, at.prov)
+
+    def _effect_MovePile(self, item: s.MovePile, at: _EffectScope) -> m.MovePile | None:
+        pile, dest = self._expr(item.pile, at.scope), self._expr(item.dest, at.scope)
+        if pile is not None and pile.type != "pile":
+            self.sink.error(f"'move pile' moves a pile, not {_show(pile.type)}", item.pile.span,
+                            "name a pile: e.g. one chosen with `choose pile NAME of ZONE of any other seat`")
+        elif dest is not None and dest.type != "zone:piles":
+            self.sink.error(f"a pile goes to a zone of piles, not {_show(dest.type)}", item.dest.span,
+                            "e.g. move pile loot to row of self")
+        elif pile is not None and dest is not None:
+            return m.MovePile(pile, dest, at.prov)
+        return None
+
+    def _effect_Reverse(self, item: s.Reverse, at: _EffectScope) -> m.Reverse:
+        return m.Reverse(at.prov)
+
+    def _effect_EndTurn(self, item: s.EndTurn, at: _EffectScope) -> m.EndTurn:
+        return m.EndTurn(at.prov)
+
+    def _effect_SetValue(self, item: s.SetValue, at: _EffectScope) -> m.SetValue | None:
+        ident, expr = item.name, item.value
+        value = self.names.values.get(ident.text)
+        if value is None:
+            self.sink.error(f"no value '{ident.text}'", ident.span, near(ident.text, self.names.values) or
+                            f"declare it in setup (each round) or match (once): let {ident.text} = ...")
+            return None
+        self.names.used.add(("value", ident.text))
+        typed = self._expr(expr, at.scope)
+        if typed is not None and typed.type != value.type:
+            self.sink.error(f"value '{value.name}' holds {_show(value.type)}, not {_show(typed.type)}", expr.span,
+                            f"set it to {_show(value.type)}")
+            return None
+        return None if typed is None else m.SetValue(value.name, typed, at.prov)
+
+    def _effect_Swap(self, item: s.Swap, at: _EffectScope) -> m.Swap | None:
+        seats = self._seats((item.seat, item.other), at.scope)
+        if seats is None:
+            return None
+        zones = [self._zone(z, per_seat=True) for z in item.zones]
+        return None if None in zones else m.Swap(tuple(z.name for z in zones), seats[0], seats[1], at.prov)
+
+    def _effect_NoAnswer(self, item: s.NoAnswer, at: _EffectScope) -> m.NoAnswer | None:
+        seats = self._seats((item.seat,), at.scope)
+        return None if seats is None else m.NoAnswer(seats[0], at.prov)
+
+    def _seats(self, exprs: tuple[s.Expr, ...], scope: dict[str, str]) -> list[object] | None:
+        """Each expression typed as a seat, or None when one is not."""
+        seats = [self._expr(e, scope) for e in exprs]
+        for e, typed in zip(exprs, seats, strict=True):
+            if typed is not None and typed.type != "seat":
+                self.sink.error(f"this names {_show(typed.type)}, not a seat", e.span, "e.g. self, or a chosen seat")
+        if any(x is None or x.type != "seat" for x in seats):
+            return None
+        return seats
+
+    def _effect_PassZone(self, item: s.PassZone, at: _EffectScope) -> m.PassZone | None:
+        zone = self._zone(item.zone, per_seat=True)
+        return None if zone is None else m.PassZone(zone.name, at.prov)
+
+    def _effect_NextTurn(self, item: s.NextTurn, at: _EffectScope) -> m.NextTurn | None:
+        who = self._expr(item.seat, at.seat_scope)
+        if who is not None and who.type != "seat":
+            self.sink.error(f"'next turn to' takes a seat, not {_show(who.type)}", item.seat.span,
+                            "e.g. next turn to self")
+            return None
+        return None if who is None else m.NextTurn(who, at.prov)
+
+    def _choose_value(self, play: str, item: s.ChooseValue, to, card, scope):
         """`choose value NAME of ATTRIBUTE [where C]`: (name, its type, the Choose), or None."""
         ident, attr, where = item.name, item.attribute, item.where
         if card is not None or (to is not None and to[0] is not None):
@@ -900,7 +977,7 @@ class Checker:
         return ident.text, typ, m.Choose("value", ident.text, attribute.name, "", keep,
                                          _provenance(item.provs, item.span))
 
-    def _choose(self, play: str, item: s.Clause, to, scope) -> m.Choose | None:
+    def _choose(self, play: str, item: s.Choose, to, scope) -> m.Choose | None:
         kind, ident, zone_ident, seats, where = item.what, item.name, item.zone, item.seats, item.where
         if not isinstance(seats, str):
             self.sink.error(f"a chosen {kind} is of any seat, any other seat or self", seats.span,
@@ -926,7 +1003,7 @@ class Checker:
         return m.Choose(kind, ident.text, zone, "other" if seats == "other_seat" else "any" if seats == "any_seat"
                         else "self", keep, _provenance(item.provs, item.span))
 
-    def _move_cards(self, item: s.Clause, scope, prov) -> m.MoveCards | None:
+    def _move_cards(self, item: s.MoveCards, scope: dict[str, str], prov: m.Provenance) -> m.MoveCards | None:
         amount, random, var = item.count, item.random, item.var
         source, dest, where = item.source, item.dest, item.where
         count = None if amount is None else self._int(amount, scope)
@@ -950,36 +1027,38 @@ class Checker:
             return None
         return m.MoveCards(count, random, var.text if var else None, src, dst, keep, prov)
 
-    def _turn(self, c: s.Clause | None, what: str = "turn"):
-        steps = []
+    def _turn(self, c: s.Turn | s.Final | None, what: str = "turn") -> tuple[object, ...]:
+        steps: list[object] = []
         for item in c.items if c else ():
-            prov = _provenance(item.provs, item.span)
-            if item.kind == "play_step":
-                names, guard = item.plays, item.when
-                plays = tuple(self._step_plays(names))
-                when = self._bool(guard, TURN_STEP) if guard is not None else None
-                steps.append(m.PlayStep(plays, item.or_pass, when, prov, item.optional, item.repeat))
-            elif item.kind == "draw":
-                count, source, dest, guard = item.count, item.source, item.dest, item.when
-                count = self._int(count, TURN_STEP)
-                when = self._bool(guard, TURN_STEP) if guard is not None else None
-                src = self._zone(source, per_seat=False, piles=False)
-                dst = self._zone(dest, per_seat=True, piles=False)
-                if count is not None and src and dst:
-                    steps.append(m.Draw(count, src.name, dst.name, when, prov))
-            elif item.kind in _EFFECTS:  # `then EFFECT [when COND]`: an effect as a step of its own
-                inner, guard = (item.effect, item.when) if item.kind == "guarded" else (item, None)
-                when = self._bool(guard, TURN_STEP) if guard is not None else None
-                effect = self._effect(inner, TURN_STEP, TURN_STEP, prov, in_turn=True)
-                if effect is not None and (guard is None or when is not None):
-                    steps.append(m.EffectStep(effect, when, prov))
+            visit(self, "_step_", item)(item, steps, _provenance(item.provs, item.span))
         if c and not any(isinstance(step, m.PlayStep) for step in steps):
             self.sink.error(f"the {what} has no play step: nothing would ever happen", c.span,
                             "add: play one of NAME or pass")
         return tuple(steps)
 
+    def _step_PlayStep(self, item: s.PlayStep, steps: list[object], prov: m.Provenance) -> None:
+        plays = tuple(self._step_plays(item.plays))
+        when = self._bool(item.when, TURN_STEP) if item.when is not None else None
+        steps.append(m.PlayStep(plays, item.or_pass, when, prov, item.optional, item.repeat))
+
+    def _step_Draw(self, item: s.Draw, steps: list[object], prov: m.Provenance) -> None:
+        count = self._int(item.count, TURN_STEP)
+        when = self._bool(item.when, TURN_STEP) if item.when is not None else None
+        src = self._zone(item.source, per_seat=False, piles=False)
+        dst = self._zone(item.dest, per_seat=True, piles=False)
+        if count is not None and src and dst:
+            steps.append(m.Draw(count, src.name, dst.name, when, prov))
+
+    def _step_Effect(self, item: s.Effect, steps: list[object], prov: m.Provenance) -> None:
+        """`then EFFECT [when COND]`: an effect as a step of its own, its guard the step's."""
+        inner, guard = (item.effect, item.when) if isinstance(item, s.Guarded) else (item, None)
+        when = self._bool(guard, TURN_STEP) if guard is not None else None
+        effect = self._effect(inner, TURN_STEP, TURN_STEP, prov, in_turn=True)
+        if effect is not None and (guard is None or when is not None):
+            steps.append(m.EffectStep(effect, when, prov))
+
     def _final(self) -> m.FinalRound | None:
-        finals = [c for c in self.clauses if c.kind == "final"]
+        finals = [c for c in self.clauses if isinstance(c, s.Final)]
         for extra in finals[1:]:
             self.sink.error("a second 'final round'", extra.span, f"the first is at line {finals[0].span.line}")
         if not finals:
@@ -992,17 +1071,19 @@ class Checker:
         steps = self._turn(c, "final round")
         return None if when is None else m.FinalRound(name.text, when, steps, _provenance(c.provs, c.span), seat_order)
 
-    def _window(self, c: s.Clause | None) -> m.Window | None:
+    def _window(self, c: s.Window | None) -> m.Window | None:
         if c is None:
             return None
         plays, when, opens = (), None, False
         for item in c.items:
-            if item.kind == "window_plays":
+            if isinstance(item, s.WindowPlays):
                 plays += tuple(self._step_plays(item.plays))
-            elif item.kind == "window_open":
+            elif isinstance(item, s.WindowOpen):
                 opens = True
-            elif item.kind == "window_when":
+            elif isinstance(item, s.WindowWhen):
                 when = self._bool(item.when, TURN_STEP)
+            else:
+                raise unknown(self, item)
         if not plays:
             self.sink.error("the window offers no play", c.span, "add: play any of NAME, NAME")
         if not opens:
@@ -1021,44 +1102,46 @@ class Checker:
     def _round_ends(self):
         ends = []
         for c in self.clauses:
-            if c.kind == "round_end" and self._define("round end", c.name):
+            if isinstance(c, s.RoundEnd) and self._define("round end", c.name):
                 cond = self._bool(c.when, GLOBAL)
                 if cond is not None:
                     ends.append(m.RoundEnd(c.name.text, cond, _provenance(c.provs, c.span)))
         return tuple(ends)
 
-    def _score(self, c: s.Clause | None):
+    def _score(self, c: s.Score | None):
         if c is None:
             return None
         var, expr = c.seat, c.value
         typed = self._int(expr, {**GLOBAL, var.text: "seat"})
         return m.Score(var.text, typed, _provenance(c.provs, c.span)) if typed is not None else None
 
-    def _match(self, c: s.Clause | None):
+    def _match(self, c: s.Match | None):
         if c is None:
             return None
         until = winner = starter = None
         seen: dict[str, s.Clause] = {}
         for item in c.items:
             prov = _provenance(item.provs, item.span)
-            if item.kind in seen and item.kind != "let":
+            if item.kind in seen and not isinstance(item, s.Let):
                 self.sink.error(f"a second '{item.kind}' in the match", item.span,
                                 f"the first is at line {seen[item.kind].span.line}; keep one")
                 continue
             seen[item.kind] = item
-            if item.kind == "until":
+            if isinstance(item, s.Until):
                 until = (self._bool(item.when, MATCH_UNTIL), prov)
-            elif item.kind == "winner":
+            elif isinstance(item, s.Winner):
                 winner = (item.which, prov)
-            elif item.kind == "let":
+            elif isinstance(item, s.Let):
                 continue  # a value of the match, typed with the others (`_values`)
-            elif item.kind == "starter":
+            elif isinstance(item, s.Starter):
                 typed = self._expr(item.seat, MATCH_STARTER)
                 if typed is not None and typed.type not in ("int", "seat"):
                     self.sink.error(f"the starter is {_show(typed.type)}, not a seat number", item.seat.span,
                                     "write e.g. starter round % players")
                     typed = None
                 starter = (typed, prov)
+            else:
+                raise unknown(self, item)
         if until is None:
             self.sink.error("the match never ends: it has no 'until'", c.span, "add e.g. until max(totals) >= 100")
             return None
@@ -1073,13 +1156,13 @@ class Checker:
     def _deck_rules(self) -> tuple[m.DeckRule, ...]:
         rules = []
         for c in self.clauses:
-            if c.kind == "deck" and self._define("deck rule", c.name):
+            if isinstance(c, s.DeckRule) and self._define("deck rule", c.name):
                 keep = self._bool(c.when, DECK)
                 if keep is not None:
                     rules.append(m.DeckRule(c.name.text, keep, _provenance(c.provs, c.span)))
         return tuple(rules)
 
-    def _sets(self, c: s.Clause | None) -> tuple[int, m.Provenance]:
+    def _sets(self, c: s.Decks | None) -> tuple[int, m.Provenance]:
         if c is None:
             return 1, m.NO_PROVENANCE
         count = c.count
@@ -1088,7 +1171,7 @@ class Checker:
             return 1, m.NO_PROVENANCE
         return count.value, _provenance(c.provs, c.span)
 
-    def _teams(self, c: s.Clause | None, players) -> m.Teams | None:
+    def _teams(self, c: s.Teams | None, players) -> m.Teams | None:
         """Every seat on one team at every player count, and two teams at least."""
         if c is None or players is None:
             return None
@@ -1124,7 +1207,7 @@ class Checker:
             return None
         return m.Teams("listed", tuple(tuple(n.value for n in team) for team in listed), _provenance(c.provs, c.span))
 
-    def _display(self, c: s.Clause | None) -> tuple[m.Look, ...]:
+    def _display(self, c: s.Display | None) -> tuple[m.Look, ...]:
         """Each item names a value of an attribute, once, and a colour the terminal knows or a
         symbol one can read."""
         looks, seen = [], {}
@@ -1172,7 +1255,7 @@ class Checker:
                     continue
                 if count < 0:
                     start = (step.provenance.line, step.provenance.column)
-                    items = next((c.items for c in self.clauses if c.kind == "setup"), ())
+                    items = next((c.items for c in self.clauses if isinstance(c, s.Setup)), ())
                     item = next((i.span for i in items if (i.span.line, i.span.column) == start), Span.point(*start))
                     self.sink.error(f"setup moves {count} cards", item, "move a count of zero or more")
                 if isinstance(step, m.Deal):
@@ -1398,7 +1481,7 @@ class Checker:
             self._declare(clause, args)
         return m.Defined(name, args, typed, typed.type)
 
-    def _declare(self, clause: s.Clause, args) -> None:
+    def _declare(self, clause: s.Define, args) -> None:
         """The define typed as written, its parameters bound to the types of its first call's
         arguments. It typed there, so it types here; any message would repeat one already given."""
         name, params, body = clause.name, clause.params, clause.body
@@ -1432,7 +1515,7 @@ class Checker:
                     seen.add(callee)
                     todo.extend(calls[callee])
 
-    def _free_names_ok(self, clause: s.Clause) -> bool:
+    def _free_names_ok(self, clause: s.Define) -> bool:
         """A define sees its parameters, the ruleset's names and the global ones, nothing of
         the place it is called from: what it means does not depend on where it is used."""
         params, body = clause.params, clause.body
@@ -1445,7 +1528,7 @@ class Checker:
                 return False
         return True
 
-    def _reads_only_its_own(self, name: str, clause: s.Clause) -> bool:
+    def _reads_only_its_own(self, name: str, clause: s.Define) -> bool:
         """Whether the define reads only what `_allowed` gives it: asked at every call, worked
         out once a check."""
         known = self._own_only.get(name)
@@ -1454,7 +1537,7 @@ class Checker:
             known = self._own_only[name] = all(n.id in allowed for n in _free_names(clause.body))
         return known
 
-    def _allowed(self, clause: s.Clause) -> set[str]:
+    def _allowed(self, clause: s.Define) -> set[str]:
         return {p.text for p in clause.params} | set(GLOBAL) | set(self.names.params) | set(self.names.zones) \
             | set(self.names.enum_values) | set(self.names.attributes)
 
