@@ -8,15 +8,21 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol, TypeAlias, cast
 
 from . import model as m
 from .dispatch import visit
 from .errors import EXIT_USAGE, CardrulesError
 from .melds import alike_attributes
 
-Fn = Callable[[list], object]
+# The slots below hold zones, seats, cards, piles, the state and the random source: one list
+# of mixed values, read by index in the hot loop, so its items stay `Any`.
+Env: TypeAlias = list[Any]
+# A compiled expression or effect: what it returns (a number, a truth value, a card, a zone...)
+# is the type the checker gave the expression, which Python's types do not follow.
+Fn: TypeAlias = Callable[[Env], Any]
 
 # env slots: the state's zones, then the context names; bound variables follow.
 ZONES, SELF, CARD, TARGET, PILE, OWNER, ROUND, TOTALS, PASSED, PASSES, STATE, CHOSEN, RNG, MATE, CHOICE = range(15)
@@ -43,6 +49,71 @@ class ConfigError(CardrulesError):
 
 
 @dataclass(frozen=True)
+class CChoose:
+    """A play's `choose seat|pile`: what it names besides its card."""
+
+    kind: str  # "seat" | "pile"
+    piles_zone: int  # the zone of piles a pile is chosen from; -1 for a seat
+    seats: str  # "any" | "other" | "self": whose seats (or piles) it may name
+    where: Fn | None  # the condition on the chosen seat or pile, in env[CHOSEN]
+
+
+@dataclass(frozen=True)
+class CMate:
+    """The second card of a compound play."""
+
+    zone: int  # the seat's zone it comes from
+    where: Fn | None  # the condition on it, in env[MATE]
+
+
+@dataclass(frozen=True)
+class CChoice:
+    """A play of no card: the value the seat names."""
+
+    values: tuple[str | int, ...]  # the attribute's values (names, or the numbers low..high), in its order
+    where: Fn | None  # the condition on the value, in env[CHOICE]
+
+
+@dataclass(frozen=True)
+class CMeld:
+    """A meld: several cards laid at once, the set tested whole."""
+
+    low: int
+    high: int
+    where: Fn | None  # the condition on the set, in env[MELD]
+    alike: tuple[tuple[Any, ...], ...]  # the attribute tables its cards share a value of
+
+
+@dataclass(frozen=True)
+class CShuffle:
+    """Setup: shuffle the whole deck into a zone."""
+
+    zone: int
+
+
+@dataclass(frozen=True)
+class CLet:
+    """Setup: a named value of the round set by its `let`."""
+
+    value: int  # its index among the named values
+    init: Fn
+
+
+@dataclass(frozen=True)
+class CMove:
+    """Setup or cleanup: cards from the top of a zone to another, those `where` keeps."""
+
+    count: int | None  # None: all of them
+    source: int
+    dest: int
+    where: Fn | None  # the condition on each card, in env[CARD]
+    deal: bool = False  # a deal: `count` to each seat in turn, from the seat that starts
+
+
+SetupStep: TypeAlias = CShuffle | CLet | CMove
+
+
+@dataclass(frozen=True)
 class CPlay:
     index: int
     name: str
@@ -52,14 +123,14 @@ class CPlay:
     dest_seats: str  # "" for a shared zone
     new_pile: Fn | None  # None: the play allows no new pile
     onto_pile: Fn | None  # None: the play allows no stacking
-    choose: tuple | None  # ("seat" | "pile", zone of piles or -1, seats, where or None)
-    mate: tuple | None  # the second card of a compound play: (zone, where or None)
+    choose: CChoose | None
+    mate: CMate | None
     effects: tuple[Fn, ...]
     model: m.Play
     dest_seat: Fn | None = None  # for dest_seats "seat": the one seat the card goes to
     faces: frozenset[int] | None = None  # the faces the filter's card-only part keeps; None: all
-    value: tuple | None = None  # a play of no card: (the attribute's values, where or None); card_zone is -1
-    meld: tuple | None = None  # a meld: (low, high, where or None, the attribute tables its cards share)
+    value: CChoice | None = None  # a play of no card; its card_zone is -1
+    meld: CMeld | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +148,28 @@ class CStep:
 
 
 @dataclass(frozen=True)
+class CFinal:
+    """The final round: once `when` holds at the end of a turn, each seat takes one last turn."""
+
+    name: str  # the round's end reason when the last final turn is over
+    when: Fn
+    steps: tuple[CStep, ...]
+    seat_order: bool  # the final turns go by seat number, whatever the direction of play
+
+
+@dataclass(frozen=True)
+class Read:
+    """A value a hot condition reads (`_Compiler._read`), so that a comparison of two of them
+    compiles to one closure with no call inside."""
+
+    how: str  # "const" | "slot" | "len" | "len shared" | "len of seat" | "attr" | "top"
+    slot: int = 0  # the env slot read: the value, list, seat, card or pile
+    table: tuple[Any, ...] = ()  # "attr", "top": the attribute's table
+    zone: int = 0  # "len shared", "len of seat": the zone
+    constant: Any = None  # "const": its value
+
+
+@dataclass(frozen=True)
 class Compiled:
     model: m.Ruleset
     players: int
@@ -84,14 +177,14 @@ class Compiled:
     faces: tuple[str, ...]  # face index -> its text, in the language asked for
     face_index: dict[str, int]  # lower-case text, in any language -> face index
     face_of: tuple[int, ...]  # card -> face index
-    attributes: dict[str, tuple]  # attribute -> value per card, and last the "no card" entry
+    attributes: dict[str, tuple[Any, ...]]  # attribute -> value per card, and last the "no card" entry
     zone_index: dict[str, int]
-    setup: tuple[tuple, ...]  # ("shuffle", zone) | ("deal" | "move", count or None for all, source, dest, where)
-    cleanup: tuple[tuple, ...]  # ("move", count or None for all, source, dest, where): the round is over
+    setup: tuple[SetupStep, ...]
+    cleanup: tuple[CMove, ...]  # the round is over: before it is scored
     plays: tuple[CPlay, ...]
     turn: tuple[CStep, ...]
     window: CStep | None
-    final: tuple[str, Fn, tuple[CStep, ...], bool] | None  # the final round's name, condition, steps, in seat order
+    final: CFinal | None
     round_ends: tuple[tuple[str, Fn], ...]
     score: Fn
     score_slot: int
@@ -135,11 +228,11 @@ def expressions(compiled: Compiled) -> _Compiler:
 
 
 class _Compiler:
-    def __init__(self, model: m.Ruleset, players: int, params: dict[str, int], lang: str | None = None):
+    def __init__(self, model: m.Ruleset, players: int, params: dict[str, int], lang: str | None = None) -> None:
         self.model, self.players, self.params = model, players, params
         self.value_index = {v.name: k for k, v in enumerate(model.values)}
         self.zone_index = {z.name: i for i, z in enumerate(model.zones)}
-        self.faces = tuple(dict(card.names).get(lang, card.face) for card in model.deck)
+        self.faces = tuple(dict(card.names).get(lang or "", card.face) for card in model.deck)
         self.face_of = self._deck_in_play()
         self.team_of = m.team_of(model.teams, players)
 
@@ -166,7 +259,7 @@ class _Compiler:
         self._tables(copies, marks)
         printed = {k.name: [(mk, None if mk.where is None else self.expr(mk.where, {})) for mk in k.marks]
                    for k in model.kinds}
-        env = [None] * ENV_SIZE
+        env: Env = [None] * ENV_SIZE
         for n, (f, i) in enumerate(copies):
             env[CARD] = n
             for mark, where in printed[model.deck[f].kind]:
@@ -192,24 +285,20 @@ class _Compiler:
             raise ConfigError(f"the deck of {len(self.face_of)} cards cannot deal {deal_size} to each of "
                               f"{self.players} players", location=deal_location(model))
         values = tuple((v.name, v.per_match, self.expr(v.init, {})) for v in model.values)
-        setup = tuple(("shuffle", self.zone_index[s.zone]) if isinstance(s, m.Shuffle)
-                      else ("let", self.value_index[s.name], values[self.value_index[s.name]][2])
+        setup = tuple(CShuffle(self.zone_index[s.zone]) if isinstance(s, m.Shuffle)
+                      else CLet(self.value_index[s.name], values[self.value_index[s.name]][2])
                       if isinstance(s, m.Let)
-                      else ("deal" if isinstance(s, m.Deal) else "move",
-                            None if s.count is None else self._constant(s.count),
-                            self.zone_index[s.source], self.zone_index[s.dest],
-                            None if s.where is None else self.expr(s.where, {}))
+                      else self._move(s, deal=isinstance(s, m.Deal))
                       for s in model.setup)
-        cleanup = tuple(("move", None if s.count is None else self._constant(s.count), self.zone_index[s.source],
-                         self.zone_index[s.dest], None if s.where is None else self.expr(s.where, {}))
-                        for s in model.cleanup)
+        cleanup = tuple(self._move(s) for s in model.cleanup)
         plays = tuple(self._play(i, p) for i, p in enumerate(model.plays))
         by_name = {p.name: p for p in plays}
         turn = self._steps(model.turn, by_name)
-        final = model.final and (model.final.name, self.expr(model.final.when, {}),
-                                 self._steps(model.final.steps, by_name), model.final.seat_order)
-        window = model.window and CStep("window", self._guard(model.window.when),
-                                        plays=tuple(by_name[n] for n in model.window.plays))
+        final = None if model.final is None else CFinal(
+            model.final.name, self.expr(model.final.when, {}), self._steps(model.final.steps, by_name),
+            model.final.seat_order)
+        window = None if model.window is None else CStep(
+            "window", self._guard(model.window.when), plays=tuple(by_name[n] for n in model.window.plays))
         score_slot = FREE
         spellings = {text.lower(): i for i, card in enumerate(model.deck)
                      for text in (card.face, *dict(card.names).values())}
@@ -223,7 +312,12 @@ class _Compiler:
             until=self.expr(model.match.until, {}), starter=self.expr(model.match.starter, {}), values=values,
             team_of=self.team_of)
 
-    def _steps(self, steps, by_name: dict) -> tuple[CStep, ...]:
+    def _move(self, s: m.Deal | m.Transfer, deal: bool = False) -> CMove:
+        return CMove(None if s.count is None else self._constant(s.count), self.zone_index[s.source],
+                     self.zone_index[s.dest], None if s.where is None else self.expr(s.where, {}), deal)
+
+    def _steps(self, steps: Sequence[m.PlayStep | m.EffectStep | m.Draw],
+               by_name: dict[str, CPlay]) -> tuple[CStep, ...]:
         return tuple(CStep("play", self._guard(step.when), plays=tuple(by_name[n] for n in step.plays),
                            or_pass=step.or_pass, optional=step.optional, repeat=step.repeat)
                      if isinstance(step, m.PlayStep) else
@@ -233,28 +327,30 @@ class _Compiler:
                            source=self.zone_index[step.source], dest=self.zone_index[step.dest])
                      for step in steps)
 
-    def _guard(self, e) -> Fn | None:
-        return None if e is None else self.expr(e, {})
+    def _guard(self, e: object | None, slots: dict[str, int] | None = None) -> Fn | None:
+        return None if e is None else self.expr(e, slots or {})
 
-    def _constant(self, e) -> int:
+    def _constant(self, e: object) -> int:
         return int(self.expr(e, {})([None] * ENV_SIZE))
 
     def _play(self, index: int, p: m.Play) -> CPlay:
         named = {**({p.choose.name: CHOSEN} if p.choose else {}), **({p.mate.name: MATE} if p.mate else {}),
                  **({p.value.name: CHOICE} if p.value else {}), **({p.meld.name: MELD} if p.meld else {})}
         effects = tuple(self._effect(e, named) for e in p.effects)
-        choose = p.choose and (p.choose.kind, self.zone_index[p.choose.zone] if p.choose.zone else -1, p.choose.seats,
-                               None if p.choose.where is None else self.expr(p.choose.where, named))
-        mate = p.mate and (self.zone_index[p.mate.zone],
-                           None if p.mate.where is None else self.expr(p.mate.where, named))
+        choose = None if p.choose is None else CChoose(
+            p.choose.kind, self.zone_index[p.choose.zone] if p.choose.zone else -1, p.choose.seats,
+            self._guard(p.choose.where, named))
+        mate = None if p.mate is None else CMate(self.zone_index[p.mate.zone], self._guard(p.mate.where, named))
         if p.value is not None:  # a play of no card: the value is chosen among the attribute's
             attribute = next(a for a in self.model.attributes if a.name == p.value.zone)
-            values = tuple(v.name for v in attribute.values) or tuple(range(attribute.low, attribute.high + 1))
-            value = (values, None if p.value.where is None else self.expr(p.value.where, named))
+            values: tuple[str | int, ...] = (tuple(v.name for v in attribute.values)
+                                             or tuple(range(attribute.low, attribute.high + 1)))
+            value = CChoice(values, None if p.value.where is None else self.expr(p.value.where, named))
             return CPlay(index, p.name, -1, None, -1, "", None, None, choose, None, effects, p, value=value)
         if p.meld is not None:  # several cards at once: the set is tested whole
             alike = tuple(self.attributes[a] for a in alike_attributes(p.meld.where, p.meld.name))
-            meld = (p.meld.low, p.meld.high, None if p.meld.where is None else self.expr(p.meld.where, named), alike)
+            meld = CMeld(p.meld.low, p.meld.high, None if p.meld.where is None else self.expr(p.meld.where, named),
+                         alike)
             return CPlay(index, p.name, self.zone_index[p.card_zone], None, self.zone_index[p.dest_zone],
                          p.dest_seats, None, None, None, None, effects, p,
                          None if p.dest_seat is None else self.expr(p.dest_seat, {}), meld=meld)
@@ -265,12 +361,13 @@ class _Compiler:
             self._condition(p.new_pile, named), self._condition(p.onto_pile, named), choose, mate, effects, p,
             None if p.dest_seat is None else self.expr(p.dest_seat, {}), faces)
 
-    def _face_filter(self, where) -> tuple[frozenset[int] | None, Fn | None]:
+    def _face_filter(self, where: object | None) -> tuple[frozenset[int] | None, Fn | None]:
         """A card filter split in two: the faces its conjuncts that read only the card keep,
         worked out here once, and a closure for the rest, which reads the table."""
         if where is None:
             return None, None
-        conjuncts, todo = [], [where]
+        conjuncts: list[object] = []
+        todo = [where]
         while todo:
             e = todo.pop()
             if isinstance(e, m.Op) and e.op == "and":
@@ -281,14 +378,15 @@ class _Compiler:
         rest = [e for e in conjuncts if not m.reads_only(e, {"card"})]
         faces = None
         if static:
-            env, first = [None] * ENV_SIZE, {}
+            env: Env = [None] * ENV_SIZE
+            first: dict[int, int] = {}
             for card, face in enumerate(self.face_of):
                 first.setdefault(face, card)
             tests = [self.expr(e, {}) for e in static]
             faces = frozenset(face for face, card in first.items() if _keeps_all(env, tests, card))
         if not rest:
             return faces, None
-        dynamic = rest[0]
+        dynamic: object = rest[0]
         for e in rest[1:]:
             dynamic = m.Op("and", dynamic, e, "bool")
         return faces, self.expr(dynamic, {})
@@ -390,10 +488,10 @@ class _Compiler:
         named = {**chosen, e.var: FREE} if e.var else chosen
         source, dest = self.expr(e.source, chosen), self.expr(e.dest, named)
         keep = None if e.where is None else self.expr(e.where, named)
-        into_piles, from_pile, random = e.dest.type == "zone:piles", e.source.type == "pile", e.random
+        into_piles, from_pile, random = type_of(e.dest) == "zone:piles", type_of(e.source) == "pile", e.random
         piles = self._pile_zones()
 
-        def move_cards(env):
+        def move_cards(env: Env) -> None:
             src = source(env)
             wanted = len(src) if count is None else count(env)
             fits = [i for i in range(len(src) - 1, -1, -1) if keep is None or _keeps(env, keep, src[i])]
@@ -417,10 +515,11 @@ class _Compiler:
         collection = self.expr(e.collection, {})
         where = self.expr(e.where, {e.var: slot}) if e.where is not None else (lambda env: True)
 
-        def merge(env):
+        def merge(env: Env) -> None:
             receiving = env[PILE]
             piles = collection(env)
-            under, kept = [], []
+            under: list[int] = []
+            kept: list[list[int]] = []
             for pile in piles:
                 if pile is not receiving:
                     env[slot] = pile
@@ -436,7 +535,7 @@ class _Compiler:
 
     # ---------------------------------------------------------------- expressions
 
-    def expr(self, e, slots: dict[str, int]) -> Fn:
+    def expr(self, e: object, slots: dict[str, int]) -> Fn:
         """A closure computing `e`; `slots` maps bound variables to env slots."""
         match e:
             case m.Const(value=tuple() as values):
@@ -456,8 +555,7 @@ class _Compiler:
                 zi = self.zone_index[zone]
                 if seat is None:
                     return lambda env: env[ZONES][zi]
-                if isinstance(seat, m.Ref) and self._slot(seat.name, slots) is not None:
-                    si = self._slot(seat.name, slots)
+                if isinstance(seat, m.Ref) and (si := self._slot(seat.name, slots)) is not None:
                     return lambda env: env[ZONES][zi][env[si]]
                 who = self.expr(seat, slots)
                 return lambda env: env[ZONES][zi][who(env)]
@@ -488,7 +586,7 @@ class _Compiler:
                 slot = self._fresh(slots)
                 fcoll, fbody = self.expr(coll, slots), self.expr(body, {**slots, var: slot})
                 if kind == "some":
-                    def some(env):
+                    def some(env: Env) -> bool:
                         for x in fcoll(env):
                             env[slot] = x
                             if fbody(env):
@@ -496,7 +594,7 @@ class _Compiler:
                         return False
                     return some
 
-                def every(env):
+                def every(env: Env) -> bool:
                     for x in fcoll(env):
                         env[slot] = x
                         if not fbody(env):
@@ -505,45 +603,48 @@ class _Compiler:
                 return every
         raise TypeError(f"cannot compile {e!r}")
 
-    def _read(self, e, slots) -> tuple | None:
+    def _read(self, e: object, slots: dict[str, int]) -> Read | None:
+        """A value the hot conditions read most, so that a comparison of two of them is one
+        closure: a constant or param, a name in a slot, the length of a list in a slot or of a
+        zone (shared, or of the seat in a slot), an attribute of the card in a slot, an attribute
+        of the top card of the pile in a slot."""
         if isinstance(e, m.Defined):
             return self._read(e.body, slots)
-        """A value the hot conditions read most, as (how, table, slot, constant), so that a
-        comparison of two of them is one closure: a constant or param, a name in a slot, the
-        length of a list in a slot or of a zone (shared, or of the seat in a slot), an attribute
-        of the card in a slot, an attribute of the top card of the pile in a slot."""
         if isinstance(e, (m.Const, m.ParamRef)) and e.type in ("int", "seat") or (
                 isinstance(e, m.Const) and e.type.startswith("enum:")):
-            return ("const", None, 0, self.params[e.name] if isinstance(e, m.ParamRef) else e.value)
-        if isinstance(e, m.Ref) and self._slot(e.name, slots) is not None:
-            return ("slot", None, self._slot(e.name, slots), None)
+            return Read("const", constant=self.params[e.name] if isinstance(e, m.ParamRef) else e.value)
+        if isinstance(e, m.Ref) and (slot := self._slot(e.name, slots)) is not None:
+            return Read("slot", slot)
         if isinstance(e, m.Call) and e.function == "count":
             inner = e.args[0]
             if isinstance(inner, m.Call) and inner.function == "piles":  # piles(z) is z's list of piles
                 inner = inner.args[0]
             elif inner.type == "zone:piles":  # count(z) of a zone of piles counts its cards, not its piles
                 return None
-            if isinstance(inner, m.Ref) and self._slot(inner.name, slots) is not None:
-                return ("len", None, self._slot(inner.name, slots), None)
+            if isinstance(inner, m.Ref) and (slot := self._slot(inner.name, slots)) is not None:
+                return Read("len", slot)
             if isinstance(inner, m.ZoneRef) and inner.seat is None:
-                return ("len shared", None, self.zone_index[inner.zone], None)
+                return Read("len shared", zone=self.zone_index[inner.zone])
             if (isinstance(inner, m.ZoneRef) and isinstance(inner.seat, m.Ref)
-                    and self._slot(inner.seat.name, slots) is not None):
-                return ("len of seat", self.zone_index[inner.zone], self._slot(inner.seat.name, slots), None)
+                    and (seat_slot := self._slot(inner.seat.name, slots)) is not None):
+                return Read("len of seat", seat_slot, zone=self.zone_index[inner.zone])
         if isinstance(e, m.AttrOf) and not e.type.startswith("list:"):
             table = self.attributes[e.attr]
-            if isinstance(e.obj, m.Ref) and self._slot(e.obj.name, slots) is not None:
-                return ("attr", table, self._slot(e.obj.name, slots), None)
+            if isinstance(e.obj, m.Ref) and (slot := self._slot(e.obj.name, slots)) is not None:
+                return Read("attr", slot, table)
             if (isinstance(e.obj, m.Call) and e.obj.function == "top" and isinstance(e.obj.args[0], m.Ref)
-                    and e.obj.args[0].type == "pile" and self._slot(e.obj.args[0].name, slots) is not None):
-                return ("top", table, self._slot(e.obj.args[0].name, slots), None)  # a pile is never empty
+                    and e.obj.args[0].type == "pile" and (slot := self._slot(e.obj.args[0].name, slots)) is not None):
+                return Read("top", slot, table)  # a pile is never empty
         return None
 
-    def _fused_compare(self, op, left, right, slots) -> Fn | None:
+    def _fused_compare(self, op: Callable[[Any, Any], bool], left: object, right: object,
+                       slots: dict[str, int]) -> Fn | None:
         a, b = self._read(left, slots), self._read(right, slots)
         if a is None or b is None:
             return None
-        (ka, ta, sa, _), (kb, tb, sb, cb) = a, b  # a constant is only ever on the right
+        # read once here, so that the closures hold plain values; a constant is only ever on the right
+        ka, ta, sa, za = a.how, a.table, a.slot, a.zone
+        kb, tb, sb, cb = b.how, b.table, b.slot, b.constant
         if ka == "top" and kb == "attr":
             return lambda env: op(ta[env[sa][-1]], tb[env[sb]])
         if ka == "attr" and kb == "attr":
@@ -557,9 +658,9 @@ class _Compiler:
         if ka == "len" and kb == "const":
             return lambda env: op(len(env[sa]), cb)
         if ka == "len shared" and kb == "const":
-            return lambda env: op(len(env[ZONES][sa]), cb)
-        if ka == "len of seat" and kb == "const":  # the zone's index rides in the table's place
-            return lambda env: op(len(env[ZONES][ta][env[sa]]), cb)
+            return lambda env: op(len(env[ZONES][za]), cb)
+        if ka == "len of seat" and kb == "const":
+            return lambda env: op(len(env[ZONES][za][env[sa]]), cb)
         return None
 
     def _slot(self, name: str, slots: dict[str, int]) -> int | None:
@@ -579,25 +680,27 @@ class _Compiler:
         if name == "direction" and name not in slots:
             return lambda env: env[STATE].direction
         slot = self._slot(name, slots)
+        if slot is None:  # the checker lets no such expression through
+            raise TypeError(f"cannot compile '{name}': no slot holds it")
         return lambda env: env[slot]
 
-    def _attr(self, obj, table: tuple, many: bool, slots) -> Fn:
+    def _attr(self, obj: object, table: tuple[Any, ...], many: bool, slots: dict[str, int]) -> Fn:
         if many:
             f = self.expr(obj, slots)
             return lambda env: [table[c] for c in f(env)]
         # the two shapes that conditions use most, read without an extra call
-        if isinstance(obj, m.Ref) and self._slot(obj.name, slots) is not None:
-            slot = self._slot(obj.name, slots)
+        if isinstance(obj, m.Ref) and (slot := self._slot(obj.name, slots)) is not None:
             return lambda env: table[env[slot]]
-        if isinstance(obj, m.Call) and obj.function == "top" and isinstance(obj.args[0], m.Ref):
-            slot, none = self._slot(obj.args[0].name, slots), self.no_card
-            return lambda env: table[z[-1] if (z := env[slot]) else none]
+        if (isinstance(obj, m.Call) and obj.function == "top" and isinstance(obj.args[0], m.Ref)
+                and (pile := self._slot(obj.args[0].name, slots)) is not None):
+            none = self.no_card
+            return lambda env: table[z[-1] if (z := env[pile]) else none]
         f = self.expr(obj, slots)
         return lambda env: table[f(env)]
 
-    def _call(self, fn: str, arg, slots) -> Fn:
+    def _call(self, fn: str, arg: object, slots: dict[str, int]) -> Fn:
         f = self.expr(arg, slots)
-        t = arg.type
+        t = type_of(arg)
         if fn in ("team", "partner", "team_total"):
             return self._team_call(fn, f)
         if fn == "count":
@@ -648,11 +751,11 @@ class _Compiler:
             return lambda env: partners[f(env)]
         return lambda env: team_total(teams, env[TOTALS], f(env))
 
-    def _each(self, e: m.Each, slots) -> Fn:
+    def _each(self, e: m.Each, slots: dict[str, int]) -> Fn:
         slot = self._fresh(slots)
         coll, body = self.expr(e.collection, slots), self.expr(e.body, {**slots, e.var: slot})
 
-        def values(env):
+        def values(env: Env) -> Iterator[Any]:
             for x in coll(env):
                 env[slot] = x
                 yield body(env)
@@ -668,7 +771,7 @@ class _Compiler:
         if e.function == "best":  # the first element with the largest number; of none, no card (or seat 0)
             none = self.no_card if e.type == "card" else 0
 
-            def best(env):
+            def best(env: Env) -> Any:
                 found, top = none, None
                 for x in coll(env):
                     env[slot] = x
@@ -711,26 +814,36 @@ class _Compiler:
         raise TypeError(f"no operator {op}")
 
 
+class _Typed(Protocol):
+    type: str
+
+
+def type_of(e: object) -> str:
+    """The type the checker gave a model expression."""
+    # the model holds expressions as `object` (its classes share no base); every one has `type`
+    return cast(_Typed, e).type
+
+
 def partner_of(team_of: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     """Each seat's partner: the next seat of its team round the table (itself, alone)."""
     return tuple(team[(team.index(s) + 1) % len(team)] for s, team in enumerate(team_of))
 
 
-def team_total(team_of: tuple[tuple[int, ...], ...], totals, seat: int) -> int:
+def team_total(team_of: tuple[tuple[int, ...], ...], totals: Sequence[int], seat: int) -> int:
     return sum(totals[t] for t in team_of[seat])
 
 
-def _keeps_all(env: list, tests: list[Fn], card: int) -> bool:
+def _keeps_all(env: Env, tests: list[Fn], card: int) -> bool:
     env[CARD] = card
     return all(test(env) for test in tests)
 
 
-def _keeps(env: list, keep: Fn, card: int) -> bool:
+def _keeps(env: Env, keep: Fn, card: int) -> bool:
     env[FREE] = card
-    return keep(env)
+    return bool(keep(env))
 
 
-def _remove_pile(zones: list, pile_zones: list[tuple[int, bool]], pile: list) -> None:
+def _remove_pile(zones: Env, pile_zones: list[tuple[int, bool]], pile: list[int]) -> None:
     """Take `pile` (that very list) out of whichever zone of piles holds it."""
     for index, per_seat in pile_zones:
         for zone in zones[index] if per_seat else (zones[index],):

@@ -7,16 +7,19 @@ step the round's end conditions are checked and the response window, if the rule
 asks every seat in turn; a final round gives each seat one last turn. A round's end scores
 it, and the match goes on until its `until` holds.
 
-The hot path works on *actions*, tuples `(play, face, seat, pile)` with pile -1 for a new pile
-(or a zone of plain cards), seat -1 for a shared zone, and for a compound play a pair of faces;
+The hot path works on *actions*, tuples `(play, face, seat, pile)` (`Action` says what each
+holds) with pile -1 for a new pile (or a zone of plain cards), seat -1 for a shared zone;
 `Move`s are their readable form for people, logs and scenarios.
 """
 from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeAlias, cast
 
+from . import model as m
 from .compile import (
     CARD,
     CHOICE,
@@ -35,8 +38,16 @@ from .compile import (
     TARGET,
     TOTALS,
     ZONES,
+    CChoice,
+    CChoose,
+    CLet,
+    CMate,
+    CMeld,
     Compiled,
+    CPlay,
+    CShuffle,
     CStep,
+    Fn,
     team_total,
 )
 from .errors import CardrulesError
@@ -47,14 +58,23 @@ from .unparse import unparse
 
 MAX_ROUNDS = 10_000
 SEATS_TEXT = {"any": "any seat", "other": "any other seat", "self": "self"}  # as a rules file writes them
-PASS = (None, -1, -1, -1)  # the action of passing: in a response window, or at a `may play` step
+# An action, the hot path's unit: (the play, None for a pass; what is played: a face index, the
+# pair of faces of a compound play, a meld's faces ascending, or the value a play of no card
+# names; the seat whose zone takes the card or that the play chooses, -1 for a shared zone;
+# the pile it goes onto or chooses, -1 for a new pile or a zone of plain cards). What is played
+# depends on the play's kind, so that position is `Any`.
+Action: TypeAlias = tuple[CPlay | None, Any, int, int]
+PASS: Action = (None, -1, -1, -1)  # the action of passing: in a response window, or at a `may play` step
+# What a seat sees (`Game.view`): a JSON-like dict of the seat, the totals and the zones as shown;
+# untyped values until the view gets a TypedDict of its own.
+View: TypeAlias = dict[str, Any]
 
 
 class EngineError(CardrulesError):
     """A ruleset that cannot go on: a round that cannot end, a match that never ends. `hint`
     says what to look at in the ruleset."""
 
-    def __init__(self, message: str, hint: str = ""):
+    def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message, hint)
 
 
@@ -75,7 +95,7 @@ class RoundResult:
 class State:
     """Everything that changes during a match, as plain lists and numbers."""
 
-    zones: list  # per zone: a list (shared) or a list of lists, one per seat
+    zones: list[Any]  # per zone: a list (shared) or a list of lists, one per seat; a pile is a list too
     totals: list[int]
     round: int = 0
     active: int = 0  # the seat whose turn it is
@@ -87,11 +107,11 @@ class State:
     passed: bool = False  # the seat whose turn it is has passed in this turn: the rules' `passed`
     direction: int = 1  # +1 or -1: the way turns go round
     next_turns: list[int] = field(default_factory=list)  # seats given the next turns, in order
-    window: list | None = None  # an open response window: [seat asked now, passes in a row]
+    window: list[int] | None = None  # an open response window: [seat asked now, passes in a row]
     final_turns: int = -1  # in the final round: the final turns left, this one included; -1 before it
     results: list[RoundResult] = field(default_factory=list)
     silent: set[int] = field(default_factory=set)  # seats that may not answer in the window under way
-    values: list = field(default_factory=list)  # the named values, as the model lists them
+    values: list[Any] = field(default_factory=list)  # the named values, as the model lists them
     # per card (and "no card" last): the seat that played it this round, or -1
     played: list[int] = field(default_factory=list)
 
@@ -102,11 +122,11 @@ class State:
                      set(self.silent), list(self.values), list(self.played))
 
 
-def _deep(x):
+def _deep(x: Any) -> Any:
     return [_deep(y) for y in x] if isinstance(x, list) else x
 
 
-def move_of(compiled: Compiled, action: tuple) -> Move:
+def move_of(compiled: Compiled, action: Action) -> Move:
     """The readable form of an action: the same in every match of `compiled`."""
     play, face, seat, pile = action
     if play is None:
@@ -135,12 +155,12 @@ def new_game(compiled: Compiled, seed: int = 0, *, deal: bool = True, engine: st
     return FastGame(compiled, seed, deal=deal)
 
 
-def team_totals(compiled: Compiled, totals) -> list[int]:
+def team_totals(compiled: Compiled, totals: Sequence[int]) -> list[int]:
     """Each seat's team total: the sum of its team's totals (its own total without teams)."""
     return [team_total(compiled.team_of, totals, s) for s in range(len(totals))] if compiled.team_of else list(totals)
 
 
-def cite(provenance) -> str:
+def cite(provenance: m.Provenance) -> str:
     """A clause's provenance in one line: its sources, rulings and assumptions."""
     parts = [*provenance.sources, *(f"ruling: {r}" for r in provenance.rulings),
              *(f"assumed: {a}" for a in provenance.assumptions)]
@@ -155,15 +175,15 @@ class Game:
         self.n = compiled.players
         self.seed = seed
         self.rng = random.Random(seed)
-        self.env: list = [None] * ENV_SIZE
+        self.env: list[Any] = [None] * ENV_SIZE
         self.state = State(self._empty_zones(), [0] * self.n, values=[None] * len(compiled.values),
                            played=[-1] * (compiled.deck_size + 1))
         self.env[STATE], self.env[RNG] = self.state, self.rng
         self.env[ZONES], self.env[ROUND], self.env[TOTALS] = self.state.zones, 0, self.state.totals
         self._match_values()
-        self._actions: list[tuple] = []
+        self._actions: list[Action] = []
         others = [tuple(s for s in range(self.n) if s != seat) for seat in range(self.n)]
-        self._dest = {"any": [tuple(range(self.n))] * self.n, "other": others,
+        self._dest: dict[str, list[tuple[int, ...]]] = {"any": [tuple(range(self.n))] * self.n, "other": others,
                       "self": [(seat,) for seat in range(self.n)], "": [(-1,)] * self.n}
         if deal:
             self._start_round()
@@ -191,12 +211,13 @@ class Game:
     def to_move(self) -> int | None:
         """The seat whose decision the game waits for (in a window, the seat asked), or None
         when the match is over."""
+        return None if self.state.over else self._mover()
+
+    def _mover(self) -> int:
         st = self.state
-        if st.over:
-            return None
         return st.active if st.window is None else st.window[0]
 
-    def actions(self) -> list[tuple]:
+    def actions(self) -> list[Action]:
         """The distinct actions open to the seat to move."""
         return self._actions
 
@@ -205,7 +226,7 @@ class Game:
             return []
         return [self.move_of(a) for a in self._actions]
 
-    def move_of(self, action: tuple) -> Move:
+    def move_of(self, action: Action) -> Move:
         return move_of(self.c, action)
 
     def open_plays(self) -> tuple[str, ...]:
@@ -213,7 +234,7 @@ class Game:
         st = self.state
         if st.over:
             return ()
-        if st.window is not None:
+        if st.window is not None and self.c.window is not None:
             return (*(p.name for p in self.c.window.plays), "pass")
         step = self._program()[st.step]
         if step.kind != "play":
@@ -226,10 +247,10 @@ class Game:
         best = (min if self.c.model.match.winner == "lowest" else max)(totals)
         return [s for s, t in enumerate(totals) if t == best]
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> View:
         """What `seat` may see: public zones, its own owner-only zones, counts of the rest."""
         st = self.state
-        zones = {}
+        zones: dict[str, Any] = {}
         for zone, content in zip(self.c.model.zones, st.zones, strict=True):
             if zone.per_seat:
                 zones[zone.name] = [self._show(zone, content[s], zone.visibility == "public" or
@@ -245,11 +266,11 @@ class Game:
             {"round": last.round, "reason": last.reason, "scores": list(last.scores)},
         }
 
-    def values(self, seat: int | None = None) -> dict:
+    def values(self, seat: int | None = None) -> dict[str, Any]:
         """The named values as people read them: numbers, truth values, seat numbers, enum
         values and card faces (None for no card). For `seat`, a card that lies where the seat
         cannot see it reads "hidden": a value never tells what a view would not."""
-        shown = {}
+        shown: dict[str, Any] = {}
         for value, now in zip(self.c.model.values, self.state.values, strict=True):
             if value.type == "card":
                 if now is None or now >= self.c.deck_size:
@@ -275,7 +296,7 @@ class Game:
             if per_match:
                 self.state.values[k] = init(self.env)
 
-    def _show(self, zone, content, visible: bool):
+    def _show(self, zone: m.Zone, content: list[Any], visible: bool) -> dict[str, int] | list[Any]:
         faces, face_of = self.c.faces, self.c.face_of
         if not visible:
             cards = sum(len(p) for p in content) if zone.piles else len(content)
@@ -293,7 +314,7 @@ class Game:
         action = self.action_of(move)
         self.play(action)
 
-    def action_of(self, move: Move) -> tuple:
+    def action_of(self, move: Move) -> Action:
         """The action a move names, or an `IllegalMoveError` that says which rule forbids it."""
         if self.state.over:
             raise IllegalMoveError("the match is over")
@@ -323,7 +344,7 @@ class Game:
                 return action
         raise IllegalMoveError(self.why_illegal(move), str(move))
 
-    def play(self, action: tuple) -> None:
+    def play(self, action: Action) -> None:
         """Apply one of `actions()` as it is: the fast path for bots; no check beyond that."""
         play, face, target_seat, pile_index = action
         st, env = self.state, self.env
@@ -344,15 +365,15 @@ class Game:
             return
         if play.mate is not None:
             face, mate_face = face
-            mate = self._take_face(st.zones[play.mate[0]][seat], mate_face, seat)
+            mate = self._take_face(st.zones[play.mate.zone][seat], mate_face, seat)
             env[MATE] = mate
             st.played[mate] = seat
         card = self._take_face(st.zones[play.card_zone][seat], face, seat)
         st.played[card] = seat
         zone = st.zones[play.dest_zone]
         if play.choose is not None:  # the card goes to a shared zone; @SEAT[/PILE] named the target
-            kind, piles_zone, _, _ = play.choose
-            env[CHOSEN] = target_seat if kind == "seat" else st.zones[piles_zone][target_seat][pile_index]
+            choose = play.choose
+            env[CHOSEN] = target_seat if choose.kind == "seat" else st.zones[choose.piles_zone][target_seat][pile_index]
             target_seat = pile_index = -1
         elif target_seat >= 0:
             zone = zone[target_seat]
@@ -372,7 +393,7 @@ class Game:
             effect(env)
         self._played(window, seat, repeat)
 
-    def _play_value(self, play, value, target_seat: int, seat: int) -> None:
+    def _play_value(self, play: CPlay, value: str | int, target_seat: int, seat: int) -> None:
         """A play of no card: the seat names a value (and a seat, if the play chooses one), and
         the play's effects run."""
         st, env = self.state, self.env
@@ -383,7 +404,7 @@ class Game:
             effect(env)
         self._played(window, seat, repeat)
 
-    def _play_meld(self, play, faces: tuple[int, ...], target_seat: int, seat: int) -> None:
+    def _play_meld(self, play: CPlay, faces: tuple[int, ...], target_seat: int, seat: int) -> None:
         """A meld: its cards leave the seat's zone together, onto the destination (a new pile
         in a zone of piles), and the play's effects run with the set as its name."""
         st, env = self.state, self.env
@@ -406,11 +427,11 @@ class Game:
         self._meld_effects(play)
         self._played(window, seat, repeat)
 
-    def _meld_effects(self, play) -> None:
+    def _meld_effects(self, play: CPlay) -> None:
         for effect in play.effects:
             effect(self.env)
 
-    def _played(self, window, seat: int, repeat: bool) -> None:
+    def _played(self, window: list[int] | None, seat: int, repeat: bool) -> None:
         """A play is made: it counts, the turn (or the window) goes on, the round may end."""
         st, env = self.state, self.env
         st.plays += 1
@@ -443,10 +464,11 @@ class Game:
 
     def _program(self) -> tuple[CStep, ...]:
         """The steps of the turn under way: the final round's, once it has begun."""
-        return self.c.final[2] if self.state.final_turns >= 0 else self.c.turn
+        final = self.c.final
+        return final.steps if final is not None and self.state.final_turns >= 0 else self.c.turn
 
     def _budget(self) -> int:
-        longest = max(len(self.c.turn), len(self.c.final[2]) if self.c.final else 0)
+        longest = max(len(self.c.turn), len(self.c.final.steps) if self.c.final else 0)
         return (longest + 1) * self.n * (self.c.deck_size + 2)
 
     def _turn_over(self) -> str | None:
@@ -455,23 +477,26 @@ class Game:
         st, env = self.state, self.env
         st.step = 0
         st.passed = env[PASSED] = False
-        if st.final_turns > 0:
+        final = self.c.final
+        if final is None:
+            pass
+        elif st.final_turns > 0:
             st.final_turns -= 1
             if st.final_turns == 0:
-                return self.c.final[0]
+                return final.name
             st.active = self._next_seat(st.active)
             return None
-        if self.c.final is not None and st.final_turns < 0 and self.c.final[1](env):
+        elif st.final_turns < 0 and final.when(env):
             st.final_turns = self.n  # every seat, from the next one on, takes one final turn
             st.next_turns.clear()
-            if self.c.final[3]:  # in seat order: by number, whatever the direction of play
+            if final.seat_order:  # in seat order: by number, whatever the direction of play
                 st.direction = 1
             st.active = self._next_seat(st.active)
             return None
         st.active = st.next_turns.pop(0) if st.next_turns else self._next_seat(st.active)
         return None
 
-    def _take_face(self, hand: list, face: int, seat: int) -> int:
+    def _take_face(self, hand: list[int], face: int, seat: int) -> int:
         """Take a card of this face out of the hand (the first one: copies are alike)."""
         face_of = self.c.face_of
         for k, card in enumerate(hand):
@@ -515,7 +540,8 @@ class Game:
                     st.window = None
                     st.silent.clear()
                     continue
-                actions = self._generate(seat, self.c.window) if seat not in st.silent else None
+                # a window is open only in rules that have one
+                actions = self._generate(seat, cast(CStep, self.c.window)) if seat not in st.silent else None
                 if actions:
                     actions.append(PASS)
                     self._actions = actions
@@ -556,12 +582,12 @@ class Game:
                 continue
             elif step.kind == "effect":
                 env[SELF] = st.active
-                step.effect(env)
+                cast(Fn, step.effect)(env)  # an effect step has its effect (compile._steps)
             else:
                 source = st.zones[step.source]
                 hand = st.zones[step.dest][st.active]
                 env[SELF] = st.active
-                for _ in range(min(step.count(env), len(source))):
+                for _ in range(min(cast(Fn, step.count)(env), len(source))):  # a draw step has its count
                     hand.append(source.pop())
             st.step += 1
             reason = self._round_end()
@@ -572,15 +598,15 @@ class Game:
                 self._open_window()
         self._actions = []
 
-    def _generate(self, seat: int, step: CStep) -> list[tuple]:
+    def _generate(self, seat: int, step: CStep) -> list[Action]:
         env, zones, face_of = self.env, self.state.zones, self.c.face_of
         env[SELF] = seat
-        out = []
+        out: list[Action] = []
         add = out.append
         by_zone: dict[int, dict[int, int]] = {}  # a hand's distinct faces, once for all the plays from it
         for play in step.plays:
             if play.value is not None:
-                self._values_open(play, seat, add)
+                self._values_open(play, play.value, seat, add)
                 continue
             if play.meld is not None:
                 seats = (-1,) if not play.dest_seats else self._dest_seats(play, seat)
@@ -611,10 +637,10 @@ class Game:
                 env[CARD] = card
                 if keep is not None and not keep(env):
                     continue
-                for key in ((face,) if play.mate is None else self._mates(play, seat, face, card)):
+                for key in ((face,) if play.mate is None else self._mates(play.mate, seat, face, card)):
                     if play.choose is not None:
                         env[TARGET] = dest
-                        self._chosen_targets(play, key, seat, add)
+                        self._chosen_targets(play, play.choose, key, seat, add)
                         continue
                     for t, zone in targets:
                         env[TARGET], env[OWNER] = zone, t
@@ -627,52 +653,53 @@ class Game:
                                     add((play, key, t, i))
         return out
 
-    def _values_open(self, play, seat: int, add) -> None:
+    def _values_open(self, play: CPlay, choice: CChoice, seat: int, add: Callable[[Action], None]) -> None:
         """The actions of a play of no card: each value its condition keeps, for each seat it
         may choose (or none), in the attribute's order."""
         env = self.env
-        values, keep = play.value
+        values, keep = choice.values, choice.where
+        chosen: list[int] = []
         if play.choose is None:
-            chosen = ((-1, None),)
+            chosen.append(-1)
         else:
-            _, _, seats, where = play.choose
-            chosen = []
-            for t in self._dest[seats][seat]:
+            where = play.choose.where
+            for t in self._dest[play.choose.seats][seat]:
                 env[CHOSEN] = t
                 if where is None or where(env):
-                    chosen.append((t, None))
-        for t, _ in chosen:
+                    chosen.append(t)
+        for t in chosen:
             env[CHOSEN] = t
             for value in values:
                 env[CHOICE] = value
                 if keep is None or keep(env):
                     add((play, value, t, -1))
 
-    def _dest_seats(self, play, seat: int) -> tuple[int, ...]:
+    def _dest_seats(self, play: CPlay, seat: int) -> tuple[int, ...]:
         """The seats whose zone a play may put its card in, for the seat playing it."""
         if play.dest_seat is not None:
             self.env[SELF] = seat
             return (play.dest_seat(self.env),)
         return self._dest[play.dest_seats][seat]
 
-    def _mates(self, play, seat: int, face: int, card: int):
+    def _mates(self, mate: CMate, seat: int, face: int, card: int) -> Iterator[tuple[int, int]]:
         """The second cards a compound play may take with `card`: one per face that its
         condition keeps, never `card` itself; each yields the pair of faces, with env[MATE] set."""
         env, face_of = self.env, self.c.face_of
-        zone, keep = play.mate
-        distinct = {}
+        zone, keep = mate.zone, mate.where
+        distinct: dict[int, int] = {}
         for other in self.state.zones[zone][seat]:
             if other != card:
                 distinct.setdefault(face_of[other], other)
-        for mate_face, mate in distinct.items():
-            env[MATE] = mate
+        for mate_face, mate_card in distinct.items():
+            env[MATE] = mate_card
             if keep is None or keep(env):
                 yield (face, mate_face)
 
-    def _chosen_targets(self, play, face: int, seat: int, add) -> None:
+    def _chosen_targets(self, play: CPlay, choose: CChoose, face: int | tuple[int, int], seat: int,
+                        add: Callable[[Action], None]) -> None:
         """The actions of a play that names a seat or a pile besides its card."""
         env, zones = self.env, self.state.zones
-        kind, piles_zone, seats, keep = play.choose
+        kind, piles_zone, seats, keep = choose.kind, choose.piles_zone, choose.seats, choose.where
         for t in self._dest[seats][seat]:
             if kind == "seat":
                 env[CHOSEN] = t
@@ -719,13 +746,14 @@ class Game:
         """The round is over: cleanup moves cards, from a shared zone or from every seat's (seat 0
         first), before the round is scored."""
         zones, env = self.state.zones, self.env
-        for _, count, source, dest, keep in self.c.cleanup:
-            per_seat = self.c.model.zones[source].per_seat
+        for move in self.c.cleanup:
+            source = zones[move.source]
+            per_seat = self.c.model.zones[move.source].per_seat
             for seat in range(self.n) if per_seat else (None,):
                 env[SELF] = seat
-                zones[dest].extend(self._take(zones[source] if seat is None else zones[source][seat], count, keep))
+                zones[move.dest].extend(self._take(source if seat is None else source[seat], move.count, move.where))
 
-    def _empty_zones(self) -> list:
+    def _empty_zones(self) -> list[Any]:
         return [[[] for _ in range(self.n)] if z.per_seat else [] for z in self.c.model.zones]
 
     def _start_round(self) -> None:
@@ -740,31 +768,31 @@ class Game:
         st.played = [-1] * (self.c.deck_size + 1)
         order = [(st.active + k) % self.n for k in range(self.n)]
         for op in self.c.setup:
-            if op[0] == "shuffle":
+            if isinstance(op, CShuffle):
                 deck = list(range(self.c.deck_size))
                 self.rng.shuffle(deck)
-                st.zones[op[1]] = deck
-            elif op[0] == "let":
+                st.zones[op.zone] = deck
+            elif isinstance(op, CLet):
                 env[ZONES] = st.zones
-                st.values[op[1]] = op[2](env)
+                st.values[op.value] = op.init(env)
             else:
-                kind, count, source, dest, keep = op
                 env[ZONES] = st.zones
-                zones = self.c.model.zones
-                mine = kind == "move" and zones[source].per_seat  # every seat's cards, each to its own zone
-                for seat in order if kind == "deal" or mine else (None,):
+                zones, source, dest = self.c.model.zones, op.source, op.dest
+                mine = not op.deal and zones[source].per_seat  # every seat's cards, each to its own zone
+                for seat in order if op.deal or mine else (None,):
                     env[SELF] = seat
                     into = st.zones[dest][seat] if zones[dest].per_seat else st.zones[dest]
                     take = st.zones[source][seat] if mine else st.zones[source]
-                    into.extend(self._take(take, count, keep))
+                    into.extend(self._take(take, op.count, op.where))
         env[ZONES] = st.zones
 
-    def _take(self, source: list, count: int | None, keep) -> list:
+    def _take(self, source: list[int], count: int | None, keep: Fn | None) -> list[int]:
         """Up to `count` cards (all, for None) from the top of `source` down, only those for
         which `keep` holds when it is given; they leave `source` and come back top first."""
         if keep is None:
             return [source.pop() for _ in range(len(source) if count is None else min(count, len(source)))]
-        env, taken = self.env, []
+        env = self.env
+        taken: list[int] = []
         for i in range(len(source) - 1, -1, -1):
             if count is not None and len(taken) >= count:
                 break
@@ -780,8 +808,8 @@ class Game:
         summaries of what a setup deals, and for tests."""
         self._start_round()
 
-    def set_position(self, zones: dict, *, active: int = 0, round: int = 0, totals: list[int] | None = None,
-                     rest: str | None = None, values: dict | None = None) -> None:
+    def set_position(self, zones: dict[str, Any], *, active: int = 0, round: int = 0, totals: list[int] | None = None,
+                     rest: str | None = None, values: dict[str, Any] | None = None) -> None:
         """Put the match in a given position, for scenarios and tests, then run on to the first
         decision. `zones` maps a zone's name to its faces (top last): a list for a shared zone,
         a list per seat (or a dict seat -> list) for a per-seat zone, piles as lists of faces.
@@ -793,7 +821,7 @@ class Game:
         for card in range(self.c.deck_size - 1, -1, -1):
             free.setdefault(self.c.face_of[card], []).append(card)
 
-        def take(face) -> int:
+        def take(face: object) -> int:
             index = self.c.face_index.get(str(face).lower())
             if index is None:
                 raise PositionError(f"no card is called '{face}'")
@@ -801,7 +829,7 @@ class Game:
                 raise PositionError(f"the deck has no more copies of '{face}'")
             return free[index].pop()
 
-        def fill(zone, content):
+        def fill(zone: m.Zone, content: list[Any]) -> list[Any]:
             if zone.piles:
                 if any(not pile for pile in content):
                     raise PositionError(f"zone '{zone.name}' holds an empty pile; a pile holds one card at least")
@@ -842,8 +870,8 @@ class Game:
         env[ZONES], env[ROUND], env[TOTALS], env[PASSES], env[PASSED] = st.zones, round, st.totals, 0, False
         self._match_values()
         for op in self.c.setup:  # the round's values, as its setup would set them on this table
-            if op[0] == "let":
-                st.values[op[1]] = op[2](env)
+            if isinstance(op, CLet):
+                st.values[op.value] = op.init(env)
         by_value = {v.name: k for k, v in enumerate(self.c.model.values)}
         for name, given in (values or {}).items():
             if name not in by_value:
@@ -851,7 +879,7 @@ class Game:
             st.values[by_value[name]] = self._value_of(self.c.model.values[by_value[name]], given)
         self._advance()
 
-    def _value_of(self, value, given):
+    def _value_of(self, value: m.Value, given: object) -> object:
         """A value given in a position, in the type the ruleset gives it."""
         t = value.type
         if t == "card":
@@ -888,12 +916,12 @@ class Game:
             return f"there is no play '{move.play}'; the plays open now: {', '.join(open_plays) or 'none'}"
         if play.name not in open_plays:
             return f"'{play.name}' is not open now; open: {', '.join(open_plays) or 'none'}"
-        seat = self.to_move
+        seat = self._mover()
         model = play.model
-        if play.value is not None:
-            return self._why_not_value(play, move, seat)
-        if play.meld is not None:
-            return self._why_not_meld(play, move, seat)
+        if play.value is not None and model.value is not None:
+            return self._why_not_value(play, play.value, model.value, move, seat)
+        if play.meld is not None and model.meld is not None:
+            return self._why_not_meld(play, play.meld, model.meld, move, seat)
         parts = move.card.split("+")
         if (len(parts) == 2) != (play.mate is not None):
             return (f"'{play.name}' plays two cards: write them FIRST+SECOND, e.g. {play.name} A+B" if play.mate
@@ -910,17 +938,17 @@ class Game:
         if (play.faces is not None and face not in play.faces) or (
                 play.card_filter is not None and not play.card_filter(env)):
             return self._because(f"{self.c.faces[face]} may not be played", model.card_filter, model.card_provenance)
-        if play.mate is not None:
+        if play.mate is not None and model.mate is not None:
             mate_face = self.c.face_index[parts[1].lower()]
-            mate = next((c for c in zones[play.mate[0]][seat] if self.c.face_of[c] == mate_face and c != card), None)
+            mate = next((c for c in zones[play.mate.zone][seat] if self.c.face_of[c] == mate_face and c != card), None)
             if mate is None:
                 return f"seat {seat} holds no other {self.c.faces[mate_face]} in {model.mate.zone}"
             env[MATE] = mate
-            if play.mate[1] is not None and not play.mate[1](env):
+            if play.mate.where is not None and not play.mate.where(env):
                 return self._because(f"{self.c.faces[mate_face]} may not go with {self.c.faces[face]}",
                                      model.mate.where, model.mate.provenance)
-        if play.choose is not None:
-            return self._why_not_chosen(play, move, seat)
+        if play.choose is not None and model.choose is not None:
+            return self._why_not_chosen(play.name, play.choose, model.choose, move, seat)
         if not model.dest_seats:
             if move.seat is not None:
                 return f"'{play.name}' goes to the shared {model.dest_zone}: leave out @{move.seat}"
@@ -941,28 +969,28 @@ class Game:
                 return f"{where} holds cards, not piles: leave out /{move.pile}"
             return f"'{play.name}' with {self.c.faces[face]} is not open now"
         if move.pile is None:
-            if play.new_pile is None:
+            if model.new_pile is None:
                 return f"'{play.name}' makes no new pile: name a pile, e.g. {at}/0"
             return self._because("a new pile is not allowed here", model.new_pile.expr, model.new_pile.provenance)
-        if play.onto_pile is None:
+        if model.onto_pile is None:
             return f"'{play.name}' does not go onto a pile: leave out /{move.pile}"
         if not 0 <= move.pile < len(zone):
             return f"{where} has {len(zone)} piles" + (f", numbered 0 to {len(zone) - 1}" if zone else "")
         return self._because(f"{self.c.faces[face]} may not go onto pile {move.pile}", model.onto_pile.expr,
                              model.onto_pile.provenance)
 
-    def _why_not_value(self, play, move: Move, seat: int) -> str:
+    def _why_not_value(self, play: CPlay, choice: CChoice, rule: m.Choose, move: Move, seat: int) -> str:
         """Why a play of no card may not name this value (and seat) now."""
         model, env = play.model, self.env
-        values, keep = play.value
+        values = choice.values
         example = f"{play.name} {values[0]}" + (" @1" if play.choose else "")
         if move.pile is not None or (move.seat is None) != (play.choose is None):
             return f"'{play.name}' names a value{' and a seat' if play.choose else ''}: write e.g. {example}"
         env[SELF] = seat
-        if play.choose is not None:
+        if play.choose is not None and model.choose is not None and move.seat is not None:
             if not 0 <= move.seat < self.n:
                 return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
-            _, _, seats, where = play.choose
+            seats, where = play.choose.seats, play.choose.where
             env[CHOSEN] = move.seat
             if move.seat not in self._dest[seats][seat] or (where is not None and not where(env)):
                 return self._because(f"'{play.name}' may not choose seat {move.seat}", model.choose.where or
@@ -970,17 +998,17 @@ class Game:
                                      model.choose.provenance)
         value = next((v for v in values if str(v).lower() == move.card.lower()), None)
         if value is None:
-            return (f"'{move.card}' is not a value of {model.value.zone}: its values are "
+            return (f"'{move.card}' is not a value of {rule.zone}: its values are "
                     f"{', '.join(map(str, values))}")
         env[CHOICE] = value
-        if model.value.where is None:
+        if rule.where is None:
             return f"'{play.name}' {value} is not open now"
-        return self._because(f"'{play.name}' may not name {value}", model.value.where, model.value.provenance)
+        return self._because(f"'{play.name}' may not name {value}", rule.where, rule.provenance)
 
-    def _why_not_meld(self, play, move: Move, seat: int) -> str:
+    def _why_not_meld(self, play: CPlay, meld: CMeld, rule: m.Meld, move: Move, seat: int) -> str:
         """Why a meld may not be laid: its size, a card not held, its condition, its seat."""
         model, env, zones = play.model, self.env, self.state.zones
-        low, high, keep, _ = play.meld
+        low, high, keep = meld.low, meld.high, meld.where
         parts = move.card.split("+")
         if not low <= len(parts) <= high:
             return f"'{play.name}' lays {low} to {high} cards: write them A+B+C, e.g. {play.name} " + "+".join(
@@ -997,35 +1025,33 @@ class Game:
             cards.append(card)
         env[SELF], env[MELD] = seat, cards
         if keep is not None and not keep(env):
-            return self._because(f"{move.card} is not a meld '{play.name}' lays", model.meld.where,
-                                 model.meld.provenance)
+            return self._because(f"{move.card} is not a meld '{play.name}' lays", rule.where, rule.provenance)
         if not model.dest_seats and move.seat is not None:
             return f"'{play.name}' goes to the shared {model.dest_zone}: leave out @{move.seat}"
         if model.dest_seats and (move.seat is None or move.seat not in self._dest_seats(play, seat)):
             return f"'{play.name}' goes to a seat's {model.dest_zone}: add @SEAT, e.g. @{seat}"
         return f"'{play.name}' {move.card} is not open now"
 
-    def _why_not_chosen(self, play, move: Move, seat: int) -> str:
-        choose = play.model.choose
-        kind, piles_zone, seats, _ = play.choose
+    def _why_not_chosen(self, name: str, chosen: CChoose, choose: m.Choose, move: Move, seat: int) -> str:
+        kind, piles_zone, seats = chosen.kind, chosen.piles_zone, chosen.seats
         example = "@1" if kind == "seat" else "@1/0"
         if move.seat is None or (kind == "seat") != (move.pile is None):
-            return f"'{play.name}' names a {kind} it chooses: write e.g. {example}"
+            return f"'{name}' names a {kind} it chooses: write e.g. {example}"
         if not 0 <= move.seat < self.n:
             return f"there is no seat {move.seat}; seats are 0 to {self.n - 1}"
         if move.seat not in self._dest[seats][seat]:
-            return self._because(f"'{play.name}' may not choose seat {move.seat}",
+            return self._because(f"'{name}' may not choose seat {move.seat}",
                                  f"choose {kind} {choose.name} of {choose.zone + ' of ' if choose.zone else ''}"
                                  f"{SEATS_TEXT[seats]}", choose.provenance)
-        if kind == "pile":
+        if kind == "pile" and move.pile is not None:  # checked above: a pile kind names a pile
             zone = self.state.zones[piles_zone][move.seat]
             if not 0 <= move.pile < len(zone):
                 return f"seat {move.seat}'s {choose.zone} has {len(zone)} piles" + (
                     f", numbered 0 to {len(zone) - 1}" if zone else "")
-        return self._because(f"'{play.name}' may not choose that {kind}", choose.where, choose.provenance)
+        return self._because(f"'{name}' may not choose that {kind}", choose.where, choose.provenance)
 
     @staticmethod
-    def _because(what: str, condition, provenance) -> str:
+    def _because(what: str, condition: object, provenance: m.Provenance) -> str:
         rule = condition if isinstance(condition, str) else unparse(condition)
         where = cite(provenance)
         return f"{what}: the rule is `{rule}`" + (f" ({where})" if where else "") + (

@@ -21,7 +21,24 @@ from dataclasses import dataclass, replace
 
 from . import codegen
 from .codegen import NO_CARD, NO_MATE, Shallow
-from .compile import CARD, CHOICE, CHOSEN, MATE, OWNER, PASSES, PILE, RNG, SELF, STATE, TARGET, TOTALS, ZONES, Compiled
+from .compile import (
+    CARD,
+    CHOICE,
+    CHOSEN,
+    MATE,
+    OWNER,
+    PASSES,
+    PILE,
+    RNG,
+    SELF,
+    STATE,
+    TARGET,
+    TOTALS,
+    ZONES,
+    CLet,
+    CMove,
+    Compiled,
+)
 from .engine import PASS, EngineError, Game, State
 from .progress import idle_round, idle_state
 
@@ -35,9 +52,9 @@ def fast_compiled(c: Compiled, gen: codegen.Generated) -> Compiled:
         return replace(s, when=gen.when.get(id(s), s.when), count=gen.count.get(id(s), s.count),
                        effect=gen.effect_steps.get(id(s), s.effect))
 
-    final = c.final and (c.final[0], gen.final_when, tuple(step(s) for s in c.final[2]), *c.final[3:])
-    setup = tuple(op[:4] + (gen.setup_where[k] or op[4],) if op[0] in ("deal", "move")
-                  else op[:2] + (gen.setup_where[k],) if op[0] == "let" else op
+    final = c.final and replace(c.final, when=gen.final_when, steps=tuple(step(s) for s in c.final.steps))
+    setup = tuple(replace(op, where=gen.setup_where[k] or op.where) if isinstance(op, CMove)
+                  else replace(op, init=gen.setup_where[k]) if isinstance(op, CLet) else op
                   for k, op in enumerate(c.setup))
     values = tuple((name, per_match, gen.values.get(k, init)) for k, (name, per_match, init) in enumerate(c.values))
     return replace(c, turn=tuple(step(s) for s in c.turn), final=final, score=gen.score, until=gen.until,
@@ -99,12 +116,12 @@ def plan(compiled: Compiled) -> Plan:
                         by_face.setdefault(f, []).append((k, True))
         hand.append({f: tuple(ks) for f, ks in by_face.items()})
         any_face.append(tuple(anyone))
-    longest = max(len(compiled.turn), len(compiled.final[2]) if compiled.final else 0)
+    longest = max(len(compiled.turn), len(compiled.final.steps) if compiled.final else 0)
     result = Plan(
         fast=fast,
         programs=tuple(tuple((s.kind == "play", s.when, gens.get(id(s)), s.optional, s.or_pass, s.count,
                               s.source, s.dest, s) for s in steps)
-                       for steps in (fast.turn, fast.final[2] if fast.final else ())),
+                       for steps in (fast.turn, fast.final.steps if fast.final else ())),
         window_gen=gen.generate.get(id(compiled.window)) if compiled.window else None,
         round_end=gen.round_end, shares=len(reads), keep_answers=not any(r.counters for r in reads),
         readers=tuple(tuple(k for k, r in enumerate(gen.round_end_reads) if z in r.zones or z in r.own or z in r.hand)
@@ -398,10 +415,10 @@ class FastGame(Game):
         played = st.played
         if play.mate is not None:
             face, mate_face = face
-            mate = self._take_face(zones[play.mate[0]][seat], mate_face, seat)
+            mate = self._take_face(zones[play.mate.zone][seat], mate_face, seat)
             env[MATE] = mate
             played[mate] = seat
-            self._wrote(play.mate[0], seat, (mate,))
+            self._wrote(play.mate.zone, seat, (mate,))
         hand, face_of = zones[play.card_zone][seat], self._face_of
         for k, card in enumerate(hand):  # the first card of the face, as `_take_face` takes it
             if face_of[card] == face:
@@ -413,8 +430,8 @@ class FastGame(Game):
         self._wrote(play.card_zone, seat, (card,))
         zone = zones[play.dest_zone]
         if play.choose is not None:
-            kind, piles_zone, _, _ = play.choose
-            env[CHOSEN] = target_seat if kind == "seat" else zones[piles_zone][target_seat][pile_index]
+            choose = play.choose
+            env[CHOSEN] = target_seat if choose.kind == "seat" else zones[choose.piles_zone][target_seat][pile_index]
             target_seat = pile_index = -1
         elif target_seat >= 0:
             zone = zone[target_seat]
@@ -480,7 +497,7 @@ class FastGame(Game):
 
 
 def _steps(c: Compiled) -> list:
-    return [*c.turn, *(c.final[2] if c.final else ())]
+    return [*c.turn, *(c.final.steps if c.final else ())]
 
 
 def _model_steps(model) -> list:

@@ -67,7 +67,8 @@ def meld_actions(play: Any, env: list[Any], hand: list[int], face_of: Sequence[i
                  add: Callable[[tuple[Any, ...]], None], slot: int) -> None:
     """The actions of a meld play: each set its condition keeps (the set in env[slot] as it is
     tested), for each seat whose zone may take it; both engines list them so."""
-    low, high, keep, alike = play.meld
+    meld = play.meld
+    low, high, keep, alike = meld.low, meld.high, meld.where, meld.alike
     if len(hand) < low:
         return
     for faces, cards in candidates(hand, face_of, low, high, alike):

@@ -123,7 +123,7 @@ def test_candidates_are_looked_for_within_each_value_the_set_must_share():
     hand = [c for c, f in enumerate(compiled.face_of) if compiled.faces[f] in ("1-clubs", "1-hearts", "1-spades",
                                                                                "2-clubs", "2-hearts", "2-spades")][::2]
     everything = list(melds.candidates(hand, compiled.face_of, 3, 3, ()))
-    by_suit = list(melds.candidates(hand, compiled.face_of, 3, 3, run.meld[3]))
+    by_suit = list(melds.candidates(hand, compiled.face_of, 3, 3, run.meld.alike))
     assert len(everything) == 20 and by_suit == []  # six cards, two of each suit
 
 
