@@ -7,6 +7,7 @@ import difflib
 import itertools
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from . import model as m
@@ -108,7 +109,7 @@ def _both_values(a: str, b: str) -> bool:
     return a.startswith("value of") and b.startswith("value of")
 
 
-def _free_names(e, bound: frozenset = frozenset()):
+def _free_names(e: s.Expr, bound: frozenset[str] = frozenset()) -> Iterator[s.Name]:
     """The names an expression reads that none of its own binders binds."""
     match e:
         case s.Name(id=name):
@@ -117,41 +118,14 @@ def _free_names(e, bound: frozenset = frozenset()):
         case s.Quantifier(var=var, collection=coll, body=body) | s.EachArg(var=var, collection=coll, body=body):
             yield from _free_names(coll, bound)
             yield from _free_names(body, bound | {var.text})
-        case s.Call(args=args):
-            for a in args:
-                yield from _free_names(a, bound)
-        case s.Attr(obj=obj):
-            yield from _free_names(obj, bound)
-        case s.ZoneOf(seat=seat):
-            yield from _free_names(seat, bound)
-        case s.Binary(left=left, right=right):
-            yield from _free_names(left, bound)
-            yield from _free_names(right, bound)
-        case s.Unary(operand=x):
-            yield from _free_names(x, bound)
-        case s.If(cond=c, then=a, otherwise=b):
-            for x in (c, a, b):
+        case _:
+            for x in s.children(e):
                 yield from _free_names(x, bound)
 
 
-def _calls(e):
+def _calls(e: s.Expr) -> Iterator[s.Call]:
     """Every call in an expression."""
-    match e:
-        case s.Call(args=args):
-            yield e
-            for a in args:
-                yield from _calls(a)
-        case s.Quantifier(collection=coll, body=body) | s.EachArg(collection=coll, body=body):
-            yield from _calls(coll)
-            yield from _calls(body)
-        case s.Attr(obj=x) | s.ZoneOf(seat=x) | s.Unary(operand=x):
-            yield from _calls(x)
-        case s.Binary(left=left, right=right):
-            yield from _calls(left)
-            yield from _calls(right)
-        case s.If(cond=c, then=a, otherwise=b):
-            for x in (c, a, b):
-                yield from _calls(x)
+    return (x for x in s.walk(e) if isinstance(x, s.Call))
 
 
 def _substitute(e, args: dict, depth: int):
@@ -178,7 +152,9 @@ def _substitute(e, args: dict, depth: int):
         case s.If(cond=c, then=a, otherwise=b):
             return replace(e, cond=_substitute(c, args, depth), then=_substitute(a, args, depth),
                            otherwise=_substitute(b, args, depth))
-    return e
+        case s.Number():
+            return e
+    raise unknown(_substitute, e)
 
 
 def _provenance(provs: tuple[s.Prov, ...], span: Span) -> m.Provenance:

@@ -161,7 +161,7 @@ class _Generator:
                 self._hoist(e.body, known - {e.var}, scope)
                 self.hoist_bodies([e.collection], known, scope)
             elif e is not None:
-                self.hoist_bodies(_children(e), known, scope)
+                self.hoist_bodies(m.children(e), known, scope)
 
     def _hoist(self, e, known, scope) -> None:
         if isinstance(e, (m.Const, m.ParamRef, m.Ref)) or e in self.memo:
@@ -175,7 +175,7 @@ class _Generator:
             self._hoist(e.collection, known, scope)
             self._hoist(e.body, known - {e.var}, scope)
             return
-        for child in _children(e):
+        for child in m.children(e):
             self._hoist(child, known, scope)
 
     # ------------------------------------------------------------ names
@@ -1252,28 +1252,9 @@ def _free(e) -> frozenset[str]:
         case m.Each(var=var, collection=coll, body=body) | m.Quantifier(var=var, collection=coll, body=body):
             return _free(coll) | (_free(body) - {var})
     out = frozenset()
-    for child in _children(e):
+    for child in m.children(e):
         out |= _free(child)
     return out
-
-
-def _children(e) -> tuple:
-    match e:
-        case m.ZoneRef(seat=seat):
-            return () if seat is None else (seat,)
-        case m.AttrOf(obj=obj):
-            return (obj,)
-        case m.Call(args=args) | m.Defined(args=args):
-            return tuple(args) if isinstance(e, m.Call) else (e.body,)
-        case m.Each(collection=coll, body=body) | m.Quantifier(collection=coll, body=body):
-            return (coll, body)
-        case m.Op(left=a, right=b):
-            return (a, b)
-        case m.Unary(operand=x):
-            return (x,)
-        case m.If(cond=cnd, then=a, otherwise=b):
-            return (cnd, a, b)
-    return ()
 
 
 def _faces_read(play: CPlay, ns: dict) -> tuple[frozenset, frozenset] | None:
@@ -1325,7 +1306,7 @@ def _zones_named(c: Compiled, e, play: CPlay) -> set[int] | None:
             return {play.dest_zone}
         return None if e.type in ("pile", "zone", "zone:piles") else set()
     out: set[int] = set()
-    for child in _children(e):
+    for child in m.children(e):
         named = _zones_named(c, child, play)
         if named is None:
             return None

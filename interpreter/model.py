@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .dispatch import unknown
+
 
 @dataclass(frozen=True)
 class Provenance:
@@ -131,7 +133,28 @@ class Quantifier:
     type: str = "bool"
 
 
-def reads_only(e, names: frozenset[str] | set[str]) -> bool:
+def children(e: object) -> tuple[object, ...]:
+    """The sub-expressions of an expression, in the order they are written; a define's call is
+    its body (the arguments are in it already). An unknown node is an error."""
+    match e:
+        case Const() | Ref() | ParamRef() | ValueRef():
+            return ()
+        case ZoneRef(seat=seat):
+            return () if seat is None else (seat,)
+        case AttrOf(obj=x) | Unary(operand=x) | Defined(body=x):
+            return (x,)
+        case Call(args=args):
+            return tuple(args)
+        case Each(collection=coll, body=body) | Quantifier(collection=coll, body=body):
+            return (coll, body)
+        case Op(left=a, right=b):
+            return (a, b)
+        case If(cond=c, then=a, otherwise=b):
+            return (c, a, b)
+    raise unknown(children, e)
+
+
+def reads_only(e: object, names: frozenset[str] | set[str]) -> bool:
     """Whether an expression reads nothing but numbers, params, these context names, the
     attributes of what they name, and defines made of the same: known before play for
     `players`, the same for every copy of a face for `card`."""
@@ -140,48 +163,31 @@ def reads_only(e, names: frozenset[str] | set[str]) -> bool:
             return True
         case Ref(name=name):
             return name in names
-        case AttrOf(obj=obj):
-            return reads_only(obj, names)
-        case Defined(body=body):
-            return reads_only(body, names)
-        case Op(left=left, right=right):
-            return reads_only(left, names) and reads_only(right, names)
-        case Unary(operand=x):
-            return reads_only(x, names)
-        case If(cond=c, then=a, otherwise=b):
-            return reads_only(c, names) and reads_only(a, names) and reads_only(b, names)
-    return False
+        case ZoneRef() | ValueRef() | Call() | Each() | Quantifier():
+            return False
+        case AttrOf() | Defined() | Op() | Unary() | If():
+            return all(reads_only(x, names) for x in children(e))
+    raise unknown(reads_only, e)
 
 
-def names_read(e) -> frozenset[str]:
+def names_read(e: object) -> frozenset[str]:
     """The context names (`round`, `totals`, `self`, a seat variable ...) an expression reads,
-    and ZONES when it reads a zone; names bound inside it (quantifiers, each-arguments) are not
-    counted. An unknown node reads everything there is: ANYTHING."""
+    ZONES when it reads a zone and VALUES a named value; names bound inside it (quantifiers,
+    each-arguments) are not counted."""
     match e:
-        case Const() | ParamRef():
-            return frozenset()
         case Ref(name=name):
             return frozenset((name,))
         case ValueRef():
             return frozenset((VALUES,))
-        case ZoneRef(seat=seat):
-            return frozenset((ZONES,)) | (names_read(seat) if seat is not None else frozenset())
-        case AttrOf(obj=x) | Unary(operand=x) | Defined(body=x):
-            return names_read(x)
-        case Call(args=args):
-            return frozenset().union(*map(names_read, args))
-        case Op(left=left, right=right):
-            return names_read(left) | names_read(right)
-        case If(cond=c, then=a, otherwise=b):
-            return names_read(c) | names_read(a) | names_read(b)
+        case ZoneRef():
+            return frozenset((ZONES,)).union(*map(names_read, children(e)))
         case Each(var=var, collection=coll, body=body) | Quantifier(var=var, collection=coll, body=body):
             return names_read(coll) | (names_read(body) - {var})
-    return frozenset((ANYTHING,))
+    return frozenset().union(*map(names_read, children(e)))
 
 
 ZONES = "@zones"  # in `names_read`: the expression reads a zone (no name has an @)
 VALUES = "@values"  # in `names_read`: the expression reads a named value
-ANYTHING = "@anything"
 
 
 # ------------------------------------------------------------------ components

@@ -6,10 +6,12 @@ equal wherever they stand in their files.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeAlias
 
 from .diagnostics import Span
+from .dispatch import unknown
 
 NOWHERE = Span(0, 0, 0, 0)
 
@@ -111,6 +113,34 @@ class Quantifier:
 
 
 Expr: TypeAlias = "Number | Name | Call | EachArg | Attr | ZoneOf | Binary | Unary | If | Quantifier"
+
+
+def children(e: Expr) -> tuple[Expr, ...]:
+    """The sub-expressions of an expression, in the order they are written. An unknown node is
+    an error."""
+    match e:
+        case Number() | Name():
+            return ()
+        case Call(args=args):
+            return args
+        case EachArg(collection=coll, body=body) | Quantifier(collection=coll, body=body):
+            return (coll, body)
+        case Attr(obj=x) | ZoneOf(seat=x) | Unary(operand=x):
+            return (x,)
+        case Binary(left=a, right=b):
+            return (a, b)
+        case If(cond=c, then=a, otherwise=b):
+            return (c, a, b)
+    raise unknown(children, e)
+
+
+def walk(e: Expr) -> Iterator[Expr]:
+    """An expression and every expression inside it, depth first (jinja2's `find_all`)."""
+    todo = [e]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(reversed(children(node)))
 
 
 # ------------------------------------------------------------------ clauses

@@ -86,3 +86,28 @@ def test_a_guarded_merge_is_a_located_error_not_an_internal_one():
         load_text(text.replace(merge, merge + " when count(hand of self) > 0"), "klats.rules")
     [error] = raised.value.diagnostics
     assert "takes no `when`" in error.message and error.span.line == text[:text.index(merge)].count("\n") + 1
+
+
+def test_walk_visits_every_sub_expression_in_the_order_written():
+    count = s.Call(s.Ident("count"), (s.EachArg(s.Ident("x"), s.Name("hand"), s.Name("ok"), True),))
+    e = s.Binary("+", count, s.If(s.Attr(s.Name("card"), s.Ident("n")), s.Number(1), s.Unary("-", s.Number(2))))
+    assert [type(x).__name__ for x in s.walk(e)] == [
+        "Binary", "Call", "EachArg", "Name", "Name", "If", "Attr", "Name", "Number", "Unary", "Number"]
+    assert [x.id for x in s.walk(e) if isinstance(x, s.Name)] == ["hand", "ok", "card"]
+
+
+def test_expression_walkers_refuse_a_node_they_do_not_know():
+    @dataclass(frozen=True)
+    class Random:
+        type: str = "int"
+
+    inside = m.Op("+", m.Const(1, "int"), Random(), "int")
+    for walker in (m.children, lambda e: m.reads_only(e, {"players"}), m.names_read):
+        with pytest.raises(UnknownNode, match="Random"):
+            walker(Random())
+    with pytest.raises(UnknownNode, match="Random"):  # found below a node it knows, too
+        m.names_read(inside)
+    with pytest.raises(UnknownNode, match="Random"):
+        list(s.walk(s.Unary("-", Random())))  # type: ignore[arg-type]
+    assert m.names_read(m.Op("+", m.Ref("round", "int"), m.ZoneRef("hand", m.Ref("self", "seat"), False), "int")) \
+        == {"round", m.ZONES, "self"}
