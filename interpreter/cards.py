@@ -14,10 +14,10 @@ import operator
 from dataclasses import dataclass
 
 from . import model as m
-from .check import near
 from .compile import Compiled
 from .engine import SEATS_TEXT, cite
 from .errors import CardrulesError
+from .expressions import near
 from .unparse import unparse
 
 TURN, WINDOW, FINAL = "turn", "window", "final"  # when a play may be made: a turn step, out of turn, the final round

@@ -24,8 +24,8 @@ from typing import TypeAlias
 from . import model as m
 from . import options
 from . import syntax as s
-from .check import CONTEXTS, FUNCTIONS, _show
 from .diagnostics import Diagnostic, RulesError, Sink, Span
+from .expressions import CONTEXTS, FUNCTIONS, show
 from .load import Loaded, check_selection
 from .parse import CLAUSE_KEYWORDS, MAX_TOKENS, parse
 
@@ -206,9 +206,9 @@ class Analysis:
             seen = {"hidden": "hidden from every seat", "owner": "seen by its owner only", "public": "seen by all"}
             text = (f"{'one per seat' if c.scope == 'per_seat' else 'shared'}, {seen[c.visibility]}, "
                     f"holds {'piles' if c.layout == 'piles' else 'cards'}")
-            return f"{head}: {text}{self._provenance(c)}"
+            return f"{head}: {text}{self.provenance(c)}"
         if isinstance(c, s.Param):
-            return f"{head}: default {c.default.value}, range {c.low.value}..{c.high.value}{self._provenance(c)}"
+            return f"{head}: default {c.default.value}, range {c.low.value}..{c.high.value}{self.provenance(c)}"
         if sym.kind == "define":
             return f"{head}{self._define_type(sym.name)}\n\n{self._code(c)}"
         if sym.kind.startswith("value of "):
@@ -219,14 +219,14 @@ class Analysis:
         return f"```cardrules\n{self.source(c.span)}\n```" if c is not None else ""
 
     @staticmethod
-    def _provenance(c: s.Clause) -> str:
+    def provenance(c: s.Clause) -> str:
         return "".join(f"\n\n{p.kind}: {p.text}" for p in c.provs)
 
     def _define_type(self, name: str) -> str:
         for _, loaded in self.checked:
             d = next((d for d in loaded.model.defines if d.name == name), None)
             if d is not None:
-                return f": {_show(d.body.type)}"  # type: ignore[attr-defined]  # an expression; model types it object
+                return f": {show(d.body.type)}"  # type: ignore[attr-defined]  # an expression; model types it object
         return ""
 
     def _card(self, name: str) -> str:
@@ -293,7 +293,7 @@ class Analysis:
             out += named("zone")
         out += named("zone", "param", "value", "define", "attribute")
         scope = CONTEXTS.get(_SCOPES.get(kind, "GLOBAL"), {})
-        out += [(n, f"name: {_show(t)}") for n, t in scope.items()]
+        out += [(n, f"name: {show(t)}") for n, t in scope.items()]
         clause = self._clause_at(line, column)
         if clause is not None:
             out += [(x.name, "bound here") for x in self.occurrences

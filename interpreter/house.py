@@ -38,9 +38,9 @@ import yaml
 
 from . import options
 from . import syntax as s
-from .check import near
 from .compile import ConfigError, compile_ruleset
 from .diagnostics import RulesError, Sink, Span
+from .expressions import near
 from .load import Loaded, check_selection, load_all, named_ruleset, read
 from .parse import parse
 from .yamlfile import Located, NodePath, Schema, node_at, read_file, read_yaml, shipped_schema, validate

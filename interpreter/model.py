@@ -8,6 +8,7 @@ cards), `zone:piles`, `enum:ATTR`, and `list:T` for a list of T.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from .dispatch import unknown
 
@@ -30,7 +31,7 @@ NO_PROVENANCE = Provenance()
 
 @dataclass(frozen=True)
 class Const:
-    value: int | bool | str
+    value: int | bool | str | tuple[str, ...] | tuple[int, ...]  # a tuple: the values of an attribute
     type: str
 
 
@@ -131,6 +132,11 @@ class Quantifier:
     collection: object
     body: object
     type: str = "bool"
+
+
+# a typed expression: every class has its `type`
+Expr: TypeAlias = (Const | Ref | ParamRef | ZoneRef | ValueRef | AttrOf | Call | Each | Defined | Op | Unary | If
+                   | Quantifier)
 
 
 def children(e: object) -> tuple[object, ...]:
@@ -505,6 +511,11 @@ class Window:
     provenance: Provenance
 
 
+# what a play's `then` or a turn's effect step does
+Effect: TypeAlias = (Merge | Reverse | NextTurn | MoveCards | MovePile | Swap | PassZone | NoAnswer | Guarded | SetValue
+                     | EndTurn)
+
+
 @dataclass(frozen=True)
 class Play:
     name: str
@@ -518,7 +529,7 @@ class Play:
     onto_pile: Condition | None
     choose: Choose | None
     mate: Mate | None
-    effects: tuple[Merge | Reverse | NextTurn | MoveCards | MovePile | Swap | PassZone | NoAnswer, ...]
+    effects: tuple[Effect, ...]
     provenance: Provenance
     dest_seat: object | None = None  # the seat expression, for dest_seats "seat"
     value: Choose | None = None  # a chosen value: a play with one and no `card from` plays no card

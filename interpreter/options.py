@@ -19,9 +19,9 @@ from typing import TypeAlias
 
 from . import model as m
 from . import syntax as s
-from .check import _provenance, near
 from .diagnostics import Sink
 from .errors import EXIT_USAGE, CardrulesError
+from .expressions import near, provenance
 
 OPTION_KINDS = ("edition", "variant")
 NAMED = {"play", "card", "zone", "param", "define", "attribute", "deck", "round_end", "final"}
@@ -44,7 +44,7 @@ def key(c: s.Clause) -> tuple[str, str | None]:
     return (kind, c.name.text) if kind in NAMED else (kind, None)  # type: ignore[attr-defined]
 
 
-def _show(k: tuple[str, str | None]) -> str:
+def show(k: tuple[str, str | None]) -> str:
     word = KIND_WORDS.get(k[0], k[0])
     return f"{word} '{k[1]}'" if k[1] is not None else f"the {word} clause"
 
@@ -104,7 +104,7 @@ class Declared:
             for name, c in table.items():
                 labels = tuple((i.language.text, i.text) for i in c.items if isinstance(i, s.Label))
                 out.append(m.Option(kind, name, labels, self.requires(name) if kind == "variant" else (),
-                                    self.combines(c), _provenance(c.provs, c.span)))
+                                    self.combines(c), provenance(c.provs, c.span)))
         return tuple(out)
 
 
@@ -224,14 +224,14 @@ def _apply_items(clauses: list[s.Clause], option: Option, items: tuple[s.Clause,
         at = next((i for i, c in enumerate(clauses) if key(c) == k), None)
         if isinstance(item, s.Add):
             if at is not None:
-                sink.error(f"{where} adds {_show(k)}, which the ruleset already has", span,
+                sink.error(f"{where} adds {show(k)}, which the ruleset already has", span,
                            "write `replace` to change it, or `extend` to add to its block")
             else:
                 clauses.append(clause)
             continue
         if at is None:
             names = [key(c)[1] or "" for c in clauses if key(c)[0] == k[0] and k[1] is not None]
-            sink.error(f"{where} cannot {item.kind} {_show(k)}: the ruleset has none", span,
+            sink.error(f"{where} cannot {item.kind} {show(k)}: the ruleset has none", span,
                        near(k[1], names) if k[1] is not None and near(k[1], names) else
                        f"{item.kind} a clause the base or an earlier option declares")
         elif isinstance(item, s.Remove):
@@ -239,7 +239,7 @@ def _apply_items(clauses: list[s.Clause], option: Option, items: tuple[s.Clause,
         elif isinstance(item, s.Replace):
             clauses[at] = clause
         elif clause.kind not in EXTENDABLE:
-            sink.error(f"{_show(k)} cannot be extended", clause.span,
+            sink.error(f"{show(k)} cannot be extended", clause.span,
                        f"extend a block ({', '.join(sorted(EXTENDABLE))}); replace this clause instead")
         else:
             base = clauses[at]

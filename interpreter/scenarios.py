@@ -35,10 +35,10 @@ from pathlib import Path
 
 import yaml
 
-from .check import near
 from .compile import Compiled, ConfigError, compile_ruleset
 from .diagnostics import Diagnostic, RulesError, Span
 from .engine import EngineError, Game, PositionError, new_game
+from .expressions import near
 from .files import exists
 from .load import Loaded, check_selection, named_ruleset, read, resolve
 from .model import Zone

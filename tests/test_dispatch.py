@@ -44,7 +44,7 @@ def _with_effect(clauses: list[s.Clause], play: str, effect: s.Clause) -> list[s
 
 def test_an_effect_the_checker_does_not_know_is_an_internal_error_naming_it():
     clauses = _with_effect(parse(QUICK, "quick.rules"), "jump", Teleport())
-    with pytest.raises(UnknownNode, match="Checker does not know the node .*Teleport"):
+    with pytest.raises(UnknownNode, match="Plays does not know the node .*Teleport"):
         check(clauses, Sink("quick.rules", QUICK))
 
 
