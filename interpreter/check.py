@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections.abc import Iterator
+from typing import TypeAlias, TypeVar
 
 from . import model as m
 from . import syntax as s
@@ -41,6 +43,10 @@ MAX_DECK = 20_000
 MAX_COPIES = 1_000
 MAX_ATTRIBUTE_VALUES = 10_000
 MAX_SYMBOL = 8  # characters of a `display` symbol: a suit, a rank, a short word
+
+_C = TypeVar("_C", bound=s.Clause)
+_Players: TypeAlias = "tuple[tuple[int, int], m.Provenance, tuple[int, ...]]"  # (low, high), provenance, counts listed
+_SetupStep: TypeAlias = "m.Shuffle | m.Deal | m.Transfer | m.Let"
 
 
 def _terminal_colours() -> dict[str, int]:
@@ -74,43 +80,49 @@ class Checker:
 
     def run(self) -> m.Ruleset | None:
         singles = self._singletons()
-        teams_clause = singles.get("teams")
+
+        def one(cls: type[_C]) -> _C | None:  # the clause of a kind a ruleset has once, if it has it
+            c = singles.get(cls.kind)
+            return c if isinstance(c, cls) else None
+
+        teams_clause, display_clause, setup_clause = one(s.Teams), one(s.Display), one(s.Setup)
         self.types.teams = teams_clause is not None
         self._definitions()
         self.types.defines_sound()
-        self._values(singles.get("match"), singles.get("setup"))
-        header = self._game(singles.get("game"))
-        players = self._players(singles.get("players"))
+        self._values(one(s.Match), setup_clause)
+        header = self._game(one(s.Game))
+        players = self._players(one(s.Players))
         kinds, deck = self._cards()
-        plays = {name: self.plays.play(c) for name, c in self.names.plays.items()}
-        setup = self._setup(singles.get("setup"))
-        cleanup = self._cleanup(singles.get("cleanup"))
-        turn = self.plays.turn(singles.get("turn"))
-        window = self.plays.window(singles.get("window"))
+        plays = [self.plays.play(c) for c in self.names.plays.values()]
+        setup = self._setup(setup_clause)
+        cleanup = self._cleanup(one(s.Cleanup))
+        turn = self.plays.turn(one(s.Turn))
+        window = self.plays.window(one(s.Window))
         round_ends = self._round_ends()
         final = self._final()
-        score = self._score(singles.get("score"))
-        match = self._match(singles.get("match"))
+        score = self._score(one(s.Score))
+        match = self._match(one(s.Match))
         deck_rules = self._deck_rules()
-        sets = self._sets(singles.get("decks"))
-        display = self._display(singles.get("display"))
+        sets = self._sets(one(s.Decks))
+        display = self._display(display_clause)
         teams = self._teams(teams_clause, players)
         if not deck_rules and sets[0] == 1:  # else the deck in play depends on the count: compile tells
             self._deck_deals(players, deck, setup)
         self._provenance_documents()
         self._unused()
-        if self.sink.errors or None in (header, players, score, match):
+        if self.sink.errors or header is None or players is None or score is None or match is None:
             return None
         return m.Ruleset(
             file=self.sink.file, title=header[0], names=header[1], documents=tuple(self.names.documents.values()),
             players=players[0], players_provenance=players[1], params=tuple(self.names.params.values()),
             attributes=tuple(self.names.attributes.values()), kinds=kinds, deck=deck,
-            zones=tuple(self.names.zones.values()), setup=setup, cleanup=cleanup, plays=tuple(plays.values()),
+            zones=tuple(self.names.zones.values()), setup=setup, cleanup=cleanup,
+            plays=tuple(p for p in plays if p is not None),  # a play that does not check reported an error
             turn=turn, window=window, round_ends=round_ends, final=final, score=score, match=match,
             player_counts=players[2], deck_rules=deck_rules, sets=sets[0], sets_provenance=sets[1],
             marks=tuple(self.names.marks), display=display,
-            display_provenance=provenance(singles["display"].provs, singles["display"].span)
-            if "display" in singles else m.NO_PROVENANCE,
+            display_provenance=provenance(display_clause.provs, display_clause.span)
+            if display_clause is not None else m.NO_PROVENANCE,
             defines=self.types.declared(), teams=teams,
             values=tuple(self.names.values.values()))
 
@@ -255,10 +267,10 @@ class Checker:
 
     # ---------------------------------------------------------------- header
 
-    def _game(self, c: s.Game | None):
+    def _game(self, c: s.Game | None) -> tuple[str, tuple[tuple[str, str], ...]] | None:
         if c is None:
             return None
-        names = []
+        names: list[tuple[str, str]] = []
         for item in c.items:
             if isinstance(item, s.Label):
                 lang, text = item.language, item.text
@@ -269,13 +281,13 @@ class Checker:
             self.sink.error("the game has an empty title", c.span, 'write its title: game "Crazy Eights" { }')
         return c.title, tuple(names)
 
-    def _players(self, c: s.Players | None):
+    def _players(self, c: s.Players | None) -> _Players | None:
         if c is None:
             return None
         low, high, listed = c.low, c.high, c.counts
         if listed is not None:
-            counts = [n.value for n in listed]
-            if counts != sorted(set(counts)):
+            listed_counts = [n.value for n in listed]
+            if listed_counts != sorted(set(listed_counts)):
                 self.sink.error("the player counts are not listed from the fewest up, each once", c.span,
                                 "e.g. players 4, 6, 8")
                 return None
@@ -290,8 +302,10 @@ class Checker:
 
     # ---------------------------------------------------------------- cards
 
-    def _cards(self):
-        kinds, deck, faces = [], [], {}
+    def _cards(self) -> tuple[tuple[m.CardKind, ...], tuple[m.Card, ...]]:
+        kinds: list[m.CardKind] = []
+        deck: list[m.Card] = []
+        faces: dict[str, str] = {}
         size, too_big = 0, None  # too_big: the card clause that takes the deck past MAX_DECK
         for c in self.clauses:
             if not isinstance(c, s.Card) or not self._define("card", c.name):
@@ -324,8 +338,10 @@ class Checker:
     def _card(self, c: s.Card) -> m.CardKind | None:
         name = c.name.text
         attrs: dict[str, str | int | None] = {}
-        copies, copies_prov, face, labels, ok = 1, m.NO_PROVENANCE, None, [], True
-        faces, marks = [], []
+        copies, copies_prov, face, ok = 1, m.NO_PROVENANCE, None, True
+        labels: list[tuple[str, str]] = []
+        faces: list[tuple[str, str]] = []
+        marks: list[m.Mark] = []
         for item in c.items:
             if isinstance(item, (s.Each, s.Fixed)):
                 attr = item.attribute
@@ -368,8 +384,10 @@ class Checker:
                 labels.append((item.language.text, item.text))
             elif isinstance(item, s.Mark):
                 mark = self._mark(item)
-                ok = ok and mark is not None
-                marks.append(mark)
+                if mark is None:
+                    ok = False
+                else:
+                    marks.append(mark)
             else:
                 raise unknown(self, item)
         if face is None:
@@ -392,7 +410,7 @@ class Checker:
         return m.Mark(ident.text, count.value if count is not None else None, keep,
                       provenance(item.provs, item.span))
 
-    def _fixed(self, attr: str, value) -> str | int | None:
+    def _fixed(self, attr: str, value: s.Ident | s.Number) -> str | int | None:
         a = self.names.attributes[attr]
         if a.is_enum:
             if isinstance(value, s.Ident) and value.text in [v.name for v in a.values]:
@@ -434,20 +452,20 @@ class Checker:
             return []
         return cards
 
-    def _fill(self, template: str, values: dict, lang: str | None = None) -> str:
+    def _fill(self, template: str, values: dict[str, str | int], lang: str | None = None) -> str:
         return fill(template, values, self.names.attributes, lang)
 
     # ---------------------------------------------------------------- procedure
 
-    def _setup(self, c: s.Setup | None) -> tuple[object, ...]:
-        steps: list[object] = []
+    def _setup(self, c: s.Setup | None) -> tuple[_SetupStep, ...]:
+        steps: list[_SetupStep] = []
         for item in c.items if c else ():
             visit(self, "_setup_", item)(item, steps, provenance(item.provs, item.span))
         if c and not any(isinstance(step, m.Shuffle) for step in steps):
             self.sink.error("setup never puts the deck anywhere", c.span, "start it with: shuffle deck into ZONE")
         return tuple(steps)
 
-    def _setup_Shuffle(self, item: s.Shuffle, steps: list[object], prov: m.Provenance) -> None:
+    def _setup_Shuffle(self, item: s.Shuffle, steps: list[_SetupStep], prov: m.Provenance) -> None:
         if any(isinstance(step, m.Shuffle) for step in steps):
             self.sink.error("setup shuffles the deck a second time: that would put every card in play twice",
                             item.span, "shuffle the deck once, then deal or move cards from that zone")
@@ -455,15 +473,15 @@ class Checker:
         zone = self.types.zone(item.zone, per_seat=False, piles=False)
         steps.append(m.Shuffle(zone.name if zone else "", prov))
 
-    def _setup_Let(self, item: s.Let, steps: list[object], prov: m.Provenance) -> None:
+    def _setup_Let(self, item: s.Let, steps: list[_SetupStep], prov: m.Provenance) -> None:
         if item.name.text in self.names.values:  # typed with the others (`_values`)
             steps.append(m.Let(item.name.text, prov))
 
-    def _setup_Deal(self, item: s.Deal | s.Move, steps: list[object], prov: m.Provenance) -> None:
+    def _setup_Deal(self, item: s.Deal | s.Move, steps: list[_SetupStep], prov: m.Provenance) -> None:
         amount, source, dest, where = item.count, item.source, item.dest, item.where
         deal = isinstance(item, s.Deal)
         count = None if amount is None else self.types.number(amount, SETUP)
-        if count is not None and not m.reads_only(count, {"players"}):
+        if amount is not None and count is not None and not m.reads_only(count, {"players"}):
             self.sink.error("a setup count reads the table, which is not laid out yet", amount.span,
                             "make it of numbers, params and players, e.g. if players == 2 then 7 else 5")
             return
@@ -483,7 +501,7 @@ class Checker:
 
     def _cleanup(self, c: s.Cleanup | None) -> tuple[m.Transfer, ...]:
         """`move` steps run when a round has ended: from a shared zone, or from every seat's."""
-        steps = []
+        steps: list[m.Transfer] = []
         for item in c.items if c else ():
             if not isinstance(item, s.Move):
                 self.sink.error(f"cleanup only moves cards; a {item.kind} belongs in setup", item.span,
@@ -491,7 +509,7 @@ class Checker:
                 continue
             amount, source, dest, where = item.count, item.source, item.dest, item.where
             count = None if amount is None else self.types.number(amount, SETUP)
-            if count is not None and not m.reads_only(count, {"players"}):
+            if amount is not None and count is not None and not m.reads_only(count, {"players"}):
                 self.sink.error("a cleanup count reads the table", amount.span,
                                 "make it of numbers, params and players, or write all")
                 continue
@@ -517,8 +535,8 @@ class Checker:
         steps = self.plays.turn(c, "final round")
         return None if when is None else m.FinalRound(name.text, when, steps, provenance(c.provs, c.span), seat_order)
 
-    def _round_ends(self):
-        ends = []
+    def _round_ends(self) -> tuple[m.RoundEnd, ...]:
+        ends: list[m.RoundEnd] = []
         for c in self.clauses:
             if isinstance(c, s.RoundEnd) and self._define("round end", c.name):
                 cond = self.types.condition(c.when, GLOBAL)
@@ -526,17 +544,19 @@ class Checker:
                     ends.append(m.RoundEnd(c.name.text, cond, provenance(c.provs, c.span)))
         return tuple(ends)
 
-    def _score(self, c: s.Score | None):
+    def _score(self, c: s.Score | None) -> m.Score | None:
         if c is None:
             return None
         var, expr = c.seat, c.value
         typed = self.types.number(expr, {**GLOBAL, var.text: "seat"})
         return m.Score(var.text, typed, provenance(c.provs, c.span)) if typed is not None else None
 
-    def _match(self, c: s.Match | None):
+    def _match(self, c: s.Match | None) -> m.Match | None:
         if c is None:
             return None
-        until = winner = starter = None
+        until: tuple[m.Expr | None, m.Provenance] | None = None
+        winner: tuple[str, m.Provenance] | None = None
+        starter: tuple[m.Expr | None, m.Provenance] | None = None
         seen: dict[str, s.Clause] = {}
         for item in c.items:
             prov = provenance(item.provs, item.span)
@@ -572,7 +592,7 @@ class Checker:
         return m.Match(until[0], until[1], winner[0], winner[1], starter[0], starter[1])
 
     def _deck_rules(self) -> tuple[m.DeckRule, ...]:
-        rules = []
+        rules: list[m.DeckRule] = []
         for c in self.clauses:
             if isinstance(c, s.DeckRule) and self._define("deck rule", c.name):
                 keep = self.types.condition(c.when, DECK)
@@ -589,7 +609,7 @@ class Checker:
             return 1, m.NO_PROVENANCE
         return count.value, provenance(c.provs, c.span)
 
-    def _teams(self, c: s.Teams | None, players) -> m.Teams | None:
+    def _teams(self, c: s.Teams | None, players: _Players | None) -> m.Teams | None:
         """Every seat on one team at every player count, and two teams at least."""
         if c is None or players is None:
             return None
@@ -628,8 +648,11 @@ class Checker:
     def _display(self, c: s.Display | None) -> tuple[m.Look, ...]:
         """Each item names a value of an attribute, once, and a colour the terminal knows or a
         symbol one can read."""
-        looks, seen = [], {}
+        looks: list[m.Look] = []
+        seen: dict[tuple[str, str | int], int] = {}
         for item in c.items if c else ():
+            if not isinstance(item, s.Look):
+                raise unknown(self, item)
             attr, value, colour, symbol = item.attribute, item.value, item.colour, item.symbol
             a = self.names.attributes.get(attr.text)
             if a is None:
@@ -660,7 +683,7 @@ class Checker:
 
     # ---------------------------------------------------------------- whole-ruleset checks
 
-    def _deck_deals(self, players, deck, setup) -> None:
+    def _deck_deals(self, players: _Players | None, deck: tuple[m.Card, ...], setup: tuple[_SetupStep, ...]) -> None:
         """The deck must deal every seat its hand for every allowed player count."""
         if players is None or not deck:
             return
@@ -683,14 +706,15 @@ class Checker:
         most = players[0][1]
         if per_seat * most + once > size:
             fewest_ok = (size - once) // per_seat if per_seat else 0
+            where = next((c.span for c in self.clauses if isinstance(c, s.Setup)), None)
             self.sink.error(f"the deck of {size} cards cannot deal {per_seat} to each of {most} players "
-                            f"({per_seat * most + once} cards with the rest of setup)", self._clause_span("setup"),
+                            f"({per_seat * most + once} cards with the rest of setup)", where,
                             f"allow at most {fewest_ok} players, deal fewer cards, or add cards")
 
-    def _constant(self, expr) -> int | None:
+    def _constant(self, expr: object) -> int | None:
         """The value of a count made of numbers and params (at their defaults)."""
-        if isinstance(expr, m.Const):
-            return int(expr.value)
+        if isinstance(expr, m.Const) and isinstance(expr.value, int):
+            return expr.value
         if isinstance(expr, m.ParamRef):
             return self.names.params[expr.name].default
         if isinstance(expr, m.Op) and expr.op in "+-*":
@@ -700,14 +724,12 @@ class Checker:
             return a + b if expr.op == "+" else a - b if expr.op == "-" else a * b
         return None
 
-    def _clause_span(self, kind: str) -> Span | None:
-        return next((c.span for c in self.clauses if c.kind == kind), None)
 
     def _provenance_documents(self) -> None:
         """A ruling or an assumption says why; a source's document, the text before its first ':',
         must be one the game declares (when it declares any)."""
 
-        def walk(c: s.Clause):
+        def walk(c: s.Clause) -> Iterator[s.Clause]:
             yield c
             for item in c.items:
                 yield from walk(item)
@@ -733,7 +755,6 @@ class Checker:
             if space in ("param", "zone", "attribute", "play", "document", "define", "value") and (
                     space, name) not in self.names.used:
                 self.sink.warning(f"{space} '{name}' is never used", span, "use it or remove it")
-
 
 
 def check(clauses: list[s.Clause], sink: Sink) -> m.Ruleset | None:

@@ -398,15 +398,16 @@ class _Compiler:
             return lambda env: True
         return self.expr(c.expr, named)
 
-    def _effect(self, e, chosen: dict[str, int]) -> Fn:
+    def _effect(self, e: m.Effect, chosen: dict[str, int]) -> Fn:
         """The closure of one effect, by its class (`_effect_Swap` ...); an effect no method
         compiles is an error, never compiled as another."""
-        return visit(self, "_effect_", e)(e, chosen)
+        fn: Fn = visit(self, "_effect_", e)(e, chosen)
+        return fn
 
     def _effect_Guarded(self, e: m.Guarded, chosen: dict[str, int]) -> Fn:
         effect, when = self._effect(e.effect, chosen), self.expr(e.when, chosen)
 
-        def guarded(env):
+        def guarded(env: Env) -> None:
             if when(env):
                 effect(env)
         return guarded
@@ -414,12 +415,12 @@ class _Compiler:
     def _effect_SetValue(self, e: m.SetValue, chosen: dict[str, int]) -> Fn:
         k, value = self.value_index[e.name], self.expr(e.expr, chosen)
 
-        def set_value(env):
+        def set_value(env: Env) -> None:
             env[STATE].values[k] = value(env)
         return set_value
 
     def _effect_EndTurn(self, e: m.EndTurn, chosen: dict[str, int]) -> Fn:
-        def end_turn(env):
+        def end_turn(env: Env) -> None:
             env[STATE].step = END_OF_TURN
         return end_turn
 
@@ -433,14 +434,14 @@ class _Compiler:
         pile, dest = self.expr(e.pile, chosen), self.expr(e.dest, chosen)
         piles = self._pile_zones()
 
-        def move_pile(env):
+        def move_pile(env: Env) -> None:
             moving = pile(env)
             _remove_pile(env[ZONES], piles, moving)
             dest(env).append(moving)
         return move_pile
 
     def _effect_Reverse(self, e: m.Reverse, chosen: dict[str, int]) -> Fn:
-        def reverse(env):
+        def reverse(env: Env) -> None:
             env[STATE].direction *= -1
         return reverse
 
@@ -448,7 +449,7 @@ class _Compiler:
         zones = [self.zone_index[z] for z in e.zones]
         one, other = self.expr(e.seat, chosen), self.expr(e.other, chosen)
 
-        def swap(env):
+        def swap(env: Env) -> None:
             a, b = one(env), other(env)
             for z in zones:
                 seats = env[ZONES][z]
@@ -458,7 +459,7 @@ class _Compiler:
     def _effect_PassZone(self, e: m.PassZone, chosen: dict[str, int]) -> Fn:
         zone = self.zone_index[e.zone]
 
-        def pass_zone(env):
+        def pass_zone(env: Env) -> None:
             seats, step = env[ZONES][zone], env[STATE].direction
             seats[:] = [seats[(s - step) % len(seats)] for s in range(len(seats))]
         return pass_zone
@@ -466,14 +467,14 @@ class _Compiler:
     def _effect_NoAnswer(self, e: m.NoAnswer, chosen: dict[str, int]) -> Fn:
         seat = self.expr(e.seat, chosen)
 
-        def no_answer(env):
+        def no_answer(env: Env) -> None:
             env[STATE].silent.add(seat(env))
         return no_answer
 
     def _effect_NextTurn(self, e: m.NextTurn, chosen: dict[str, int]) -> Fn:
         seat = self.expr(e.seat, chosen)
 
-        def next_turn(env):
+        def next_turn(env: Env) -> None:
             env[STATE].next_turns.append(seat(env))
         return next_turn
 

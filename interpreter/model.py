@@ -8,7 +8,7 @@ cards), `zone:piles`, `enum:ATTR`, and `list:T` for a list of T.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from .dispatch import unknown
 
@@ -76,7 +76,7 @@ class AttrOf:
 @dataclass(frozen=True)
 class Call:
     function: str
-    args: tuple
+    args: tuple[Any, ...]  # expressions, as every field of this module that holds one
     type: str
 
 
@@ -97,7 +97,7 @@ class Defined:
     """A call of a `define`: shown as the call, run as its body with the arguments filled in."""
 
     name: str
-    args: tuple
+    args: tuple[Any, ...]  # expressions, as every field of this module that holds one
     body: object
     type: str
 
@@ -406,7 +406,7 @@ class EndTurn:
 class Guarded:
     """`then EFFECT when COND`: the effect runs only when the condition holds as it is reached."""
 
-    effect: object
+    effect: Effect
     when: object
     provenance: Provenance
 
@@ -415,7 +415,7 @@ class Guarded:
 class EffectStep:
     """`then EFFECT [when COND]` as a turn step: it runs by itself, for the seat whose turn it is."""
 
-    effect: object
+    effect: Effect
     when: object | None
     provenance: Provenance
 
@@ -551,7 +551,7 @@ class FinalRound:
 
     name: str
     when: object
-    steps: tuple[PlayStep | Draw, ...]
+    steps: tuple[PlayStep | Draw | EffectStep, ...]
     provenance: Provenance
     seat_order: bool = False
 
@@ -671,9 +671,9 @@ class Ruleset:
     kinds: tuple[CardKind, ...]
     deck: tuple[Card, ...]
     zones: tuple[Zone, ...]
-    setup: tuple[Shuffle | Deal | Transfer, ...]
+    setup: tuple[Shuffle | Deal | Transfer | Let, ...]
     plays: tuple[Play, ...]
-    turn: tuple[PlayStep | Draw, ...]
+    turn: tuple[PlayStep | Draw | EffectStep, ...]
     window: Window | None
     round_ends: tuple[RoundEnd, ...]
     final: FinalRound | None

@@ -111,7 +111,9 @@ class Declared:
 def declared(clauses: list[s.Clause], sink: Sink) -> Declared:
     """Split a file into its base and its options, reporting options that are declared wrong:
     twice, nested, or naming an edition or variant the file does not have."""
-    base, editions, variants = [], {}, {}
+    base: list[s.Clause] = []
+    editions: dict[str, Option] = {}
+    variants: dict[str, Option] = {}
     for c in clauses:
         if not isinstance(c, (s.Edition, s.Variant)):
             base.append(c)
@@ -152,7 +154,7 @@ def _check_items(d: Declared, option: Option, items: tuple[s.Clause, ...], sink:
             _known(item.variants, d.variants, "variant", sink)
 
 
-def _known(idents, table: dict, what: str, sink: Sink) -> None:
+def _known(idents: tuple[s.Ident, ...], table: dict[str, Option], what: str, sink: Sink) -> None:
     for ident in idents:
         if ident.text not in table:
             sink.error(f"no {what} '{ident.text}'", ident.span,
@@ -249,8 +251,9 @@ def _apply_items(clauses: list[s.Clause], option: Option, items: tuple[s.Clause,
 def selections(d: Declared) -> list[tuple[str | None, tuple[str, ...]]]:
     """Every legal selection: each edition with each set of variants that exist in it and
     combine pairwise, in file order."""
-    out = []
-    for edition in (list(d.editions) or [None]):
+    out: list[tuple[str | None, tuple[str, ...]]] = []
+    editions: list[str | None] = [*d.editions] or [None]
+    for edition in editions:
         names = [v for v in d.variants if not d.requires(v) or edition in d.requires(v)]
         for size in range(len(names) + 1):
             for combo in itertools.combinations(names, size):
