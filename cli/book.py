@@ -8,8 +8,9 @@ from typing import Annotated
 import typer
 
 from ..interpreter.book_words import LANGUAGES
+from ..interpreter.errors import EXIT_USAGE
 from ..interpreter.load import resolve, split_selection
-from .common import EXIT_USAGE, Edition, House, Variants, err, fail, load_or_exit
+from .common import Edition, House, Variants, err, fail, load_or_exit
 from .inspect import RULESET_HELP
 from .logs import writable_or_exit, write_or_exit
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -47,7 +47,7 @@ class SafeConsole(Console):
     and control characters escaped in all it prints, whatever renderable carries them. Rich's
     own control codes (a progress bar's cursor moves) are segments of their own and pass."""
 
-    def __init__(self, **options):
+    def __init__(self, **options: Any) -> None:
         super().__init__(highlight=False, soft_wrap=True, markup=False, emoji=False, **options)
 
     def _render_buffer(self, buffer) -> str:

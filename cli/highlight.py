@@ -30,7 +30,8 @@ class RulesLexer(RegexLexer):
             (r"#[^\n]*", Comment.Single),
             (r'"', String.Double, "string"),
             (r"\b(" + "|".join(DECLARING) + r")(\s+)(?!" + "|".join(keywords()) + rf"\b)({_NAME})\b(?!\s*[.(])",
-             bygroups(Keyword.Declaration, Whitespace, Name.Class)),
+             # types-Pygments leaves `bygroups` unannotated
+             bygroups(Keyword.Declaration, Whitespace, Name.Class)),  # type: ignore[no-untyped-call]
             (words(OPERATOR_WORDS, suffix=r"\b"), Operator.Word),
             (words([w for w in keywords() if w not in OPERATOR_WORDS], prefix=r"\b", suffix=r"\b"), Keyword),
             (r"[0-9]+", Number.Integer),

@@ -12,8 +12,9 @@ from rich.text import Text
 
 from ..interpreter import house as houses
 from ..interpreter.diagnostics import RulesError
+from ..interpreter.errors import EXIT_FINDINGS
 from ..interpreter.load import resolve
-from .common import EXIT_FINDINGS, echo, err, fail, out
+from .common import echo, err, fail, out
 from .logs import writable_or_exit, write_or_exit
 
 app = typer.Typer(help="House rules: check a house-rules YAML file, or print the schema for a ruleset.",

@@ -9,8 +9,9 @@ import typer
 
 from ..interpreter import gamelog, outputs
 from ..interpreter import redact as redacting
+from ..interpreter.errors import EXIT_USAGE
 from ..interpreter.files import exists, is_folder, is_regular_file
-from .common import EXIT_USAGE, compile_log_ruleset, echo, fail, out
+from .common import compile_log_ruleset, echo, fail, out
 
 app = typer.Typer(help="Work with game logs: redact one for a seat.", no_args_is_help=True)
 

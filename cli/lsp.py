@@ -8,8 +8,16 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from importlib.metadata import version
+from typing import TYPE_CHECKING
 
 from .common import fail
+
+if TYPE_CHECKING:  # the `lsp` extra: imported when the server is built, named in annotations only
+    from lsprotocol import types as t
+    from pygls.lsp.server import LanguageServer
+
+    from ..interpreter.diagnostics import Diagnostic, Span
+    from ..interpreter.editor import Outline
 
 DEBOUNCE = 0.3  # seconds after the last change before a text is checked again
 
@@ -28,7 +36,7 @@ def lsp() -> None:
     server.start_io()
 
 
-def build_server():
+def build_server() -> LanguageServer:
     from lsprotocol import types as t
     from pygls.lsp.server import LanguageServer
 
@@ -37,7 +45,7 @@ def build_server():
     server = LanguageServer("cardrules", version("cardrules"),
                             text_document_sync_kind=t.TextDocumentSyncKind.Full)
     analyses: dict[str, Analysis] = {}
-    pending: dict[str, asyncio.Task] = {}
+    pending: dict[str, asyncio.Task[None]] = {}
 
     def current(uri: str) -> Analysis:
         """The analysis of the document's text as it is now (made anew when the text changed)."""
@@ -54,7 +62,7 @@ def build_server():
         a = current(uri)
         at = positions(a)
         server.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
-            uri=uri, diagnostics=[_diagnostic(t, at, d, uri) for d in a.diagnostics]))
+            uri=uri, diagnostics=[_diagnostic(at, d, uri) for d in a.diagnostics]))
 
     async def later(uri: str) -> None:
         await asyncio.sleep(DEBOUNCE)
@@ -97,13 +105,14 @@ def build_server():
         if text is None:
             return None
         o = a.at(line, column)
-        return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text), range=at.range(t, o.span))
+        return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),
+                       range=at.range(o.span if o is not None else None))
 
     @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=["."]))
     def completion(params: t.CompletionParams) -> t.CompletionList:
         a = current(params.text_document.uri)
         line, column = positions(a).place(params.position)
-        items = [t.CompletionItem(label=word, kind=_completion_kind(t, what), detail=what, sort_text=f"{i:04d}")
+        items = [t.CompletionItem(label=word, kind=_completion_kind(what), detail=what, sort_text=f"{i:04d}")
                  for i, (word, what) in enumerate(a.completions(line, column))]
         return t.CompletionList(is_incomplete=False, items=items)
 
@@ -113,7 +122,7 @@ def build_server():
         at = positions(a)
         o = a.at(*at.place(params.position))
         uri = params.text_document.uri
-        return [t.Location(uri=uri, range=at.range(t, span)) for span in a.definitions(o)] if o else []
+        return [t.Location(uri=uri, range=at.range(span)) for span in a.definitions(o)] if o else []
 
     @server.feature(t.TEXT_DOCUMENT_REFERENCES)
     def references(params: t.ReferenceParams) -> list[t.Location]:
@@ -123,7 +132,7 @@ def build_server():
         uri = params.text_document.uri
         if o is None:
             return []
-        return [t.Location(uri=uri, range=at.range(t, span))
+        return [t.Location(uri=uri, range=at.range(span))
                 for span in a.references(o, params.context.include_declaration)]
 
     @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -131,9 +140,9 @@ def build_server():
         a = current(params.text_document.uri)
         at = positions(a)
 
-        def symbol(o) -> t.DocumentSymbol:
-            return t.DocumentSymbol(name=o.name, kind=_symbol_kind(t, o.kind),
-                                    range=at.range(t, o.span), selection_range=at.range(t, o.name_span),
+        def symbol(o: Outline) -> t.DocumentSymbol:
+            return t.DocumentSymbol(name=o.name, kind=_symbol_kind(o.kind),
+                                    range=at.range(o.span), selection_range=at.range(o.name_span),
                                     children=[symbol(c) for c in o.children])
         return [symbol(o) for o in a.outline()]
 
@@ -166,11 +175,13 @@ class _Positions:
             return len(chars)
         return len(chars.encode("utf-16-le")) // 2
 
-    def to_lsp(self, t, line: int, column: int):
+    def to_lsp(self, line: int, column: int) -> t.Position:
+        from lsprotocol import types as t
+
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         return t.Position(line=max(line - 1, 0), character=self._units(text[:max(column - 1, 0)]))
 
-    def place(self, position) -> tuple[int, int]:
+    def place(self, position: t.Position) -> tuple[int, int]:
         """An LSP position as a 1-based line and character column."""
         text = self.lines[position.line] if position.line < len(self.lines) else ""
         units = 0
@@ -180,23 +191,29 @@ class _Positions:
             units += self._units(char)
         return position.line + 1, len(text) + 1
 
-    def range(self, t, span):
+    def range(self, span: Span | None) -> t.Range:
+        from lsprotocol import types as t
+
         if span is None:
             return t.Range(start=t.Position(line=0, character=0), end=t.Position(line=0, character=0))
-        return t.Range(start=self.to_lsp(t, span.line, span.column), end=self.to_lsp(t, span.end_line, span.end_column))
+        return t.Range(start=self.to_lsp(span.line, span.column), end=self.to_lsp(span.end_line, span.end_column))
 
 
-def _diagnostic(t, at: _Positions, d, uri: str):
+def _diagnostic(at: _Positions, d: Diagnostic, uri: str) -> t.Diagnostic:
+    from lsprotocol import types as t
+
     severity = t.DiagnosticSeverity.Error if d.severity == "error" else t.DiagnosticSeverity.Warning
-    where = at.range(t, d.span)
+    where = at.range(d.span)
     related = [t.DiagnosticRelatedInformation(location=t.Location(uri=uri, range=where), message=f"hint: {d.hint}")] \
         if d.hint else None
     return t.Diagnostic(range=where, message=d.message + (f"\nhint: {d.hint}" if d.hint else ""), severity=severity,
                         source="cardrules", related_information=related)
 
 
-def _completion_kind(t, what: str):
+def _completion_kind(what: str) -> t.CompletionItemKind:
     """The kind of a completion by what `Analysis.completions` says the word is."""
+    from lsprotocol import types as t
+
     kinds = t.CompletionItemKind
     fixed = {"keyword": kinds.Keyword, "param": kinds.Constant, "zone": kinds.Variable, "attribute": kinds.Property,
              "mark": kinds.Property, "card": kinds.Class, "define": kinds.Function, "play": kinds.Method,
@@ -210,7 +227,9 @@ def _completion_kind(t, what: str):
     return kinds.Function if "(" in what else kinds.Text
 
 
-def _symbol_kind(t, kind: str):
+def _symbol_kind(kind: str) -> t.SymbolKind:
+    from lsprotocol import types as t
+
     return {"param": t.SymbolKind.Constant, "define": t.SymbolKind.Function, "attribute": t.SymbolKind.Enum,
             "value": t.SymbolKind.EnumMember, "card": t.SymbolKind.Class, "zone": t.SymbolKind.Variable,
             "play": t.SymbolKind.Method, "edition": t.SymbolKind.Namespace, "variant": t.SymbolKind.Namespace,

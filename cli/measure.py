@@ -5,27 +5,34 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 import typer
 from rich import box
+from rich.console import JustifyMethod
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from ..interpreter import figures as fig
 from ..interpreter.engine import EngineError
+from ..interpreter.errors import EXIT_USAGE
+from ..interpreter.export import Json
+from ..interpreter.inference import Estimate
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.measure import SeatKindError, check_kinds, measure, seat_kinds, stream_seed
-from .common import EXIT_USAGE, SafeConsole, compile_or_exit, err, fail, load_or_exit, out, seed_in_range
+from .common import SafeConsole, compile_or_exit, err, fail, load_or_exit, out, seed_in_range
 from .logs import writable_or_exit
 
 SKILLED = "ismcts"  # the seat kind whose win rate against random seats is the skill
 SPARK = "▁▂▃▄▅▆▇█"
 BAR_WIDTH = 12
 DIFFERENCES_WIDTH = 104  # the table of differences needs this many columns
+
+Pair: TypeAlias = tuple[fig.Summary, fig.Summary, list[fig.Difference]]  # a SPEC (b) against the first (a)
 
 
 def compare(
@@ -80,7 +87,7 @@ def compare(
         raise fail(e.message, e.hint, EXIT_USAGE) from None
     workers = workers or os.cpu_count() or 1
     total = len(specs) * (games + (skill_games if skill else 0))
-    summaries = []
+    summaries: list[fig.Summary] = []
     with _progress(total, not as_json) as advance:
         for k, (spec, one, table) in enumerate(zip(specs, loaded, compiled, strict=True)):
             try:
@@ -128,7 +135,7 @@ def _html_ready_or_exit(html: Path, specs: list[str]) -> None:
 
 
 @contextmanager
-def _progress(total: int, show: bool):
+def _progress(total: int, show: bool) -> Iterator[Callable[[], None]]:
     """A progress bar on stderr when it is a terminal; what it yields advances it by one match."""
     with Progress(TextColumn("compare"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err,
                   transient=True, disable=not (show and err.is_terminal)) as bar:
@@ -147,7 +154,7 @@ def number(x: float) -> str:
     return f"{x:,.0f}" if size >= 1000 else f"{x:.1f}" if size >= 100 else f"{x:.2f}" if size >= 1 else f"{x:.3f}"
 
 
-def value(estimate, rate: bool) -> str:
+def value(estimate: Estimate, rate: bool) -> str:
     return f"{estimate.value:.1%}" if rate else number(estimate.value)
 
 
@@ -162,7 +169,7 @@ def p_value(p: float) -> str:
     return f"{p:.2g}" if p >= 1e-4 else "<0.0001"
 
 
-def sparkline(values) -> str:
+def sparkline(values: Sequence[float]) -> str:
     counts = [count for _, _, count in fig.histogram(values)]
     top = max(counts)
     return "".join(SPARK[min(len(SPARK) - 1, int(c / top * (len(SPARK) - 1) + 0.5))] if c else " " for c in counts)
@@ -177,14 +184,16 @@ def _print_summary(s: fig.Summary, title: str, seed: int) -> None:
     seats = ", ".join(sorted(set(s.seats))) if len(set(s.seats)) == 1 else ",".join(s.seats)
     table = Table(title=Text(f"{s.spec} ({title}): {s.games} matches, {s.players} seats ({seats}), seed {seed}"),
                   title_justify="left", header_style="bold", box=box.SIMPLE_HEAD)
-    for column, justify in (("figure", "left"), ("value", "right"), ("95% CI", "right"), ("", "left")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (("figure", "left"), ("value", "right"), ("95% CI", "right"),
+                                                     ("", "left"))
+    for column, justify in columns:
         table.add_column(column, justify=justify, no_wrap=column != "figure")
     group = None
     for f in s.figures:
         if f.group != group:
             group = f.group
             table.add_row(Text(group, style="bold"), "", "", "")
-        shape = bar(f.estimate.value) if f.is_rate else sparkline(f.values)
+        shape = bar(f.estimate.value) if f.values is None else sparkline(f.values)
         table.add_row(Text("  " + f.name), value(f.estimate, f.is_rate),
                       interval(f.estimate.low, f.estimate.high, f.is_rate), Text(shape, style="cyan"))
     out.print(table)
@@ -224,13 +233,13 @@ def _print_differences(a: fig.Summary, b: fig.Summary, rows: list[fig.Difference
 # ---------------------------------------------------------------- JSON
 
 
-def _estimate(e) -> dict:
+def _estimate(e: Estimate) -> Json:
     return {"value": e.value, "low": e.low, "high": e.high, "n": e.n}
 
 
-def _figure(f: fig.Figure) -> dict:
-    data = {"name": f.name, "group": f.group, "kind": "rate" if f.is_rate else "mean", **_estimate(f.estimate)}
-    if f.is_rate:
+def _figure(f: fig.Figure) -> Json:
+    data: Json = {"name": f.name, "group": f.group, "kind": "rate" if f.is_rate else "mean", **_estimate(f.estimate)}
+    if f.values is None:  # a rate
         data.update(successes=f.successes, trials=f.trials)
     else:
         data.update(sd=f.estimate.sd, histogram=[{"low": low, "high": high, "count": count}
@@ -238,20 +247,20 @@ def _figure(f: fig.Figure) -> dict:
     return data
 
 
-def to_json(summaries: list[fig.Summary], pairs, titles: list[str], players: int, games: int, seed: int,
-            seats: tuple[str, ...]) -> dict:
+def to_json(summaries: list[fig.Summary], pairs: list[Pair], titles: list[str], players: int, games: int, seed: int,
+            seats: tuple[str, ...]) -> Json:
     """The run as one object (schemas/compare.schema.json)."""
     specs = []
     for s, title in zip(summaries, titles, strict=True):
         specs.append({
             "spec": s.spec, "title": title, "games": s.games, "finished": s.finished, "seats": list(s.seats),
-            "seat_win_rates": [_estimate(s.figure(fig.seat_wins(seat)).estimate) for seat in range(s.players)],
+            "seat_win_rates": [_estimate(known(s, fig.seat_wins(seat)).estimate) for seat in range(s.players)],
             "fairness": {"chi_square": s.fairness.statistic, "df": s.fairness.df, "p_value": s.fairness.p_value},
             "first_seat_advantage": _estimate(fig.first_seat_advantage(s)),
-            "mean_turns": _estimate(s.figure(fig.TURNS).estimate),
-            "lead_changes": _estimate(s.figure(fig.LEAD_CHANGES).estimate),
-            "drama": _estimate(s.figure(fig.DRAMA).estimate),
-            "decisiveness": _estimate(s.figure(fig.DECISIVENESS).estimate),
+            "mean_turns": _estimate(known(s, fig.TURNS).estimate),
+            "lead_changes": _estimate(known(s, fig.LEAD_CHANGES).estimate),
+            "drama": _estimate(known(s, fig.DRAMA).estimate),
+            "decisiveness": _estimate(known(s, fig.DECISIVENESS).estimate),
             "skill": None if s.skill is None else _estimate(s.skill),
             "round_ends": s.round_ends, "limits": list(s.limits),
             "gap_curve": [_estimate(e) for e in s.gap],
@@ -270,12 +279,19 @@ def to_json(summaries: list[fig.Summary], pairs, titles: list[str], players: int
             "specs": specs, "differences": differences}
 
 
-def _team_json(s: fig.Summary) -> dict:
+def _team_json(s: fig.Summary) -> Json:
     """`team_win_rates`, for a ruleset with teams: each team's seats and win rate."""
     if not s.teams:
         return {}
-    return {"team_win_rates": [{"team": list(team), **_estimate(s.figure(fig.team_wins(team)).estimate)}
+    return {"team_win_rates": [{"team": list(team), **_estimate(known(s, fig.team_wins(team)).estimate)}
                                for team in s.teams]}
+
+
+def known(summary: fig.Summary, name: str) -> fig.Figure:
+    """A figure every summary has: the turns, the lead, each seat's (or team's) win rate."""
+    figure = summary.figure(name)
+    assert figure is not None, name
+    return figure
 
 
 def _finite(x: float) -> float | None:

@@ -1,6 +1,8 @@
 """The events of a move (`interpreter.narration`) in words, a line each, for the seat watching."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..interpreter.narration import DirectionChanged, Event, Merged, Moved, Place, Renumbered, RoundOver, TurnGiven
 from ..interpreter.redact import UNSEEN
 from .i18n import _, ngettext
@@ -14,7 +16,7 @@ def place_text(place: Place, viewer: int) -> str:
     return _("seat {seat}'s {zone}").format(seat=place.seat, zone=place.zone)
 
 
-def _numbers(numbers) -> str:
+def _numbers(numbers: Iterable[int]) -> str:
     return ", ".join(map(str, numbers))
 
 

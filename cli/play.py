@@ -14,8 +14,11 @@ import shlex
 import signal
 import sys
 from collections import Counter
+from collections.abc import Sequence
+from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from types import FrameType
+from typing import Annotated, Final, TypeAlias
 
 import typer
 from rich.console import Group, RenderableType
@@ -25,11 +28,11 @@ from rich.text import Text
 
 from ..interpreter import gamelog, narration, outputs
 from ..interpreter.book import Summary, summary
+from ..interpreter.bots import Bot, make_bot
 from ..interpreter.bots import Table as Seating
-from ..interpreter.bots import make_bot
 from ..interpreter.cards import FINAL, TURN, WINDOW, CardInfo, UnknownCard, describe, faces_by_kind
-from ..interpreter.engine import PASS, EngineError, Game, RoundResult, new_game, team_totals
-from ..interpreter.errors import clip
+from ..interpreter.engine import PASS, Action, EngineError, Game, RoundResult, View, new_game, team_totals
+from ..interpreter.errors import EXIT_FINDINGS, EXIT_USAGE, clip
 from ..interpreter.ismcts import search
 from ..interpreter.load import resolve, split_selection
 from ..interpreter.model import Ruleset, selection_text
@@ -42,8 +45,6 @@ from ..interpreter.scoring import Scorer
 from ..interpreter.seats import HUMAN, KINDS, SeatError, parse_seat
 from ..interpreter.worlds import Memory
 from .common import (
-    EXIT_FINDINGS,
-    EXIT_USAGE,
     Edition,
     House,
     Lang,
@@ -117,10 +118,16 @@ class Quit(Exception):
         self.why, self.code = why, code
 
 
-UNDO = object()  # what `_ask` returns for the `undo` command
+class Command(Enum):
+    """What `_ask` returns besides an action: a command the session carries out."""
+
+    UNDO = "undo"
 
 
-def _stop_on(signum: int, frame) -> None:
+UNDO: Final = Command.UNDO
+
+
+def _stop_on(signum: int, frame: FrameType | None) -> None:
     """SIGTERM or SIGHUP (a closed terminal): stop the game as `quit` does; the journal holds
     every move already."""
     raise Quit(signal.Signals(signum).name, 128 + signum)
@@ -150,16 +157,19 @@ class _Terminal:
 
     terminal = True
 
-    def __init__(self):
+    def __init__(self) -> None:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import InMemoryHistory
 
-        self.session = PromptSession(history=InMemoryHistory())
+        self.session: PromptSession[str] = PromptSession(history=InMemoryHistory())
 
     def read(self, prompt: str, words: list[str]) -> str:
         from prompt_toolkit.completion import WordCompleter
 
         return self.session.prompt(prompt, completer=WordCompleter(words, sentence=True))
+
+
+Reader: TypeAlias = _Pipe | _Terminal
 
 
 # ------------------------------------------------------------------ a match
@@ -169,7 +179,7 @@ class Session:
     """One match: asks the people, lets the bots choose, prints what happens, keeps the moves and
     appends each to the journal, if there is one, as it is made."""
 
-    def __init__(self, game: Game, kinds: list[str], reader, journal: outputs.Journal | None = None,
+    def __init__(self, game: Game, kinds: list[str], reader: Reader, journal: outputs.Journal | None = None,
                  movers: list[int] | None = None, moves: list[str] | None = None, lang: str | None = None,
                  faces: str | None = None):
         """`moves` (and the seats that made them, `movers`) are those `game` has had already: a
@@ -189,8 +199,9 @@ class Session:
         self.scorer = Scorer(game.c)
         self.lang = lang or "en"
         self.summary: Summary | None = None  # `rules`, made when first asked for
-        self.shown: dict[int, dict] = {}  # seat -> the view shown at its last prompt
-        self.auto_pass, self.auto_pass_except = False, frozenset()  # `auto-pass on except NAME, ...`
+        self.shown: dict[int, View] = {}  # seat -> the view shown at its last prompt
+        self.auto_pass = False
+        self.auto_pass_except: frozenset[str] = frozenset()  # `auto-pass on except NAME, ...`
         self.auto_passed = False  # the move to come is auto-pass's
         model = game.c.model
         self.title = dict(model.names).get(faces, model.title) if faces else model.title
@@ -213,6 +224,8 @@ class Session:
         while not self.game.over:
             game = self.game
             seat = game.to_move
+            assert seat is not None  # a match under way has a seat to move
+            action: Action | Command
             if self.kinds[seat] == HUMAN:
                 action = self._ask(seat)
                 if action is UNDO:
@@ -244,8 +257,9 @@ class Session:
                 if not isinstance(event, RoundOver):  # the round's report tells it
                     out.print("    " + event_text(event, self.viewer), markup=False)
             self._report_rounds()
-        if self.journal is not None:
-            self.journal.append(gamelog.result_line(gamelog.result_of(self.game)))
+        result = gamelog.result_of(self.game)  # the match is over
+        if self.journal is not None and result is not None:
+            self.journal.append(gamelog.result_line(result))
 
     def _undo(self) -> None:
         """Take back the last move a person made and the bots' moves after it: the match is
@@ -266,7 +280,7 @@ class Session:
         out.print(_("took back {moves}: {list}").format(moves=plural(count, "move"), list=", ".join(taken)),
                   markup=False)
 
-    def _ask(self, seat: int) -> tuple:
+    def _ask(self, seat: int) -> Action | Command:
         """A person's decision: commands are answered until a legal move is given. The journal is
         synced first: while a person thinks, every move so far is on the disk."""
         if self.journal is not None:
@@ -341,7 +355,7 @@ class Session:
             e.hint = _("e.g. {examples}").format(examples=examples_of(self.game.legal_moves(seat)))
         err.print(e.render(), markup=False, soft_wrap=False)
 
-    def _action(self, line: str, seat: int) -> tuple:
+    def _action(self, line: str, seat: int) -> Action:
         """The action a typed number or move names, whole or with its unambiguous parts left out;
         a `MoveError` says why there is none, with a suggestion for a misspelt word."""
         moves = self.game.legal_moves(seat)
@@ -465,7 +479,7 @@ class Session:
         self.shown[seat] = view
         out.print(moves_of(self.game.legal_moves(seat), self.paint))
 
-    def _auto_pass(self, seat: int) -> tuple | None:
+    def _auto_pass(self, seat: int) -> Action | None:
         """The pass, when auto-pass is on, a response window asks this seat, and no card it
         could play is one of the setting's exceptions."""
         game = self.game
@@ -607,7 +621,7 @@ def kinds_of(model: Ruleset) -> RenderableType:
     return Group(grid, Text(_("card NAME (a face or a kind) tells what it does"), style="dim"))
 
 
-def _some(faces) -> str:
+def _some(faces: Sequence[str]) -> str:
     return " ".join(faces) if len(faces) <= 5 else f"{' '.join(faces[:3])} … {faces[-1]}"
 
 
@@ -648,7 +662,7 @@ def print_winners(game: Game, kinds: list[str]) -> None:
 # ------------------------------------------------------------------ commands
 
 
-def bot_for(kind: str, seed: int, seat: int, number: int):
+def bot_for(kind: str, seed: int, seat: int, number: int) -> Bot:
     """The bot that makes the match's decision `number` (from 0) at `seat`, seeded from these
     alone: a resumed game, or one replayed from its journal, chooses as the first run did."""
     return make_bot(parse_seat(kind), random.Random(f"{seed}:{seat}:{number}"))
@@ -723,7 +737,7 @@ def play(
         game = new_game(compiled, seed)
 
 
-def _again(reader, kinds: list[str]) -> bool:
+def _again(reader: Reader, kinds: list[str]) -> bool:
     """After a finished match with a person at the table (and no journal, which holds one
     match): ask whether to play another, with a new seed."""
     if HUMAN not in kinds:
@@ -781,7 +795,7 @@ def resume(
     raise typer.Exit(_run(Session(game, kinds, _reader(), journal, movers, list(log.moves))))
 
 
-def _reader():
+def _reader() -> Reader:
     return _Terminal() if sys.stdin.isatty() and sys.stdout.isatty() else _Pipe()
 
 
@@ -869,6 +883,7 @@ def replay(
     def show(number: int, seat: int, text: str, game: Game) -> None:
         """A move, what it did as a watcher sees it (public zones), and the table after it."""
         nonlocal rounds_shown, before, plays
+        assert before is not None  # `start` took it
         out.print(f"{number:>4}. seat {seat} ({log.seats[seat]}): {text}", markup=False)
         for event in narrate(before, game, -1, parse_move(text, plays), seat, words):
             if not isinstance(event, RoundOver):
@@ -881,18 +896,18 @@ def replay(
         before, plays = snapshot(game), game.open_plays()
 
     try:
-        game = gamelog.replay(log, compiled, on_move=show if verbose else None, on_start=start if verbose else None)
+        played = gamelog.replay(log, compiled, on_move=show if verbose else None, on_start=start if verbose else None)
     except gamelog.ReplayError as e:
         raise fail(f"{log_file}: {e}", f"{'the move' if e.move else 'the result'} is at "
                    f"{gamelog.where_move(log_file, game, e.move)}; " + ("the log was written with another ruleset or "
                    "edited by hand" if e.move else "the log's result was edited, or the ruleset changed")) from None
     out.print(f"{compiled.model.title}: {log.players} players ({', '.join(log.seats)}), seed {log.seed}: "
               f"{plural(len(log.moves), 'move')} replayed", markup=False)
-    if not verbose and game.state.results:
-        print_totals(game, list(log.seats))
-    if game.over:
-        print_winners(game, list(log.seats))
+    if not verbose and played.state.results:
+        print_totals(played, list(log.seats))
+    if played.over:
+        print_winners(played, list(log.seats))
         out.print("the result matches the log", markup=False)
     else:
-        out.print(f"the match is unfinished, as logged: round {game.state.round + 1}, seat {game.to_move} to move"
+        out.print(f"the match is unfinished, as logged: round {played.state.round + 1}, seat {played.to_move} to move"
                   + (f"; `cardrules resume {log_file}` goes on with it" if log.journal else ""), markup=False)

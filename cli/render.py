@@ -7,6 +7,7 @@ seat; shared zones follow as lines. Piles read bottom to top, the top card last 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeAlias
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
@@ -14,13 +15,16 @@ from rich.table import Table
 from rich.text import Text
 
 from ..interpreter.drawing import drawings
+from ..interpreter.engine import View
 from ..interpreter.model import Ruleset
 from ..interpreter.notation import Move
+from ..interpreter.scoring import Breakdown
 from .i18n import _, ngettext
 
 SHOWN_OF_SHARED = 8  # a public shared zone shows its last cards only
 
 Paint = Callable[[str], Text]  # a face, as the view holds it, drawn
+ZoneShown: TypeAlias = dict[str, int] | list[str] | list[list[str]]  # a count when hidden, the cards, or the piles
 
 
 def plain(face: str) -> Text:
@@ -62,7 +66,7 @@ class Chunks:
         yield line
 
 
-def view_of(view: dict, model: Ruleset, kinds: list[str], scores: list[int] | None = None, paint: Paint = plain,
+def view_of(view: View, model: Ruleset, kinds: list[str], scores: list[int] | None = None, paint: Paint = plain,
             title: str | None = None) -> RenderableType:
     """The table as `view["seat"]` sees it; `kinds` names what plays each seat (human, random);
     `scores`, each seat's round score as it stands, go beside the totals; `paint` draws the
@@ -91,7 +95,7 @@ def view_of(view: dict, model: Ruleset, kinds: list[str], scores: list[int] | No
     return Group(head, *teams_of(view, model), seats, shared, *values_of(view))
 
 
-def values_of(view: dict) -> list[Text]:
+def values_of(view: View) -> list[Text]:
     """The named values (`let`), on one line, as the view shows them; nothing without values."""
     values = view.get("values") or {}
     if not values:
@@ -104,7 +108,7 @@ def values_of(view: dict) -> list[Text]:
     return [line]
 
 
-def teams_of(view: dict, model: Ruleset) -> list[Text]:
+def teams_of(view: View, model: Ruleset) -> list[Text]:
     """For a ruleset with teams, a line that shows the seat its team (its partners) and every
     team's total; nothing without teams."""
     if model.teams is None:
@@ -123,7 +127,7 @@ def teams_of(view: dict, model: Ruleset) -> list[Text]:
     return [line]
 
 
-def title_of(view: dict, model: Ruleset, title: str | None = None) -> Text:
+def title_of(view: View, model: Ruleset, title: str | None = None) -> Text:
     """The game, the round, and whose decision it is."""
     me, to_move = view["seat"], view["to_move"]
     head = Text(_("{title} · round {round}").format(title=title or model.title, round=view["round"] + 1), style="bold")
@@ -136,13 +140,13 @@ def title_of(view: dict, model: Ruleset, title: str | None = None) -> Text:
     return head
 
 
-def changes_of(old: dict, new: dict, model: Ruleset, kinds: list[str], scores: list[int], paint: Paint = plain,
+def changes_of(old: View, new: View, model: Ruleset, kinds: list[str], scores: list[int], paint: Paint = plain,
                title: str | None = None) -> RenderableType:
     """What changed on the table between two views of one seat: the title with the round scores
     so far, then only the zones whose content changed, as they are now."""
     me = new["seat"]
-    title = title_of(new, model, title)
-    title.append(" · " + _("now") + ": " + ", ".join(
+    head = title_of(new, model, title)
+    head.append(" · " + _("now") + ": " + ", ".join(
         f"{_('you') if seat == me else f'{seat} {kinds[seat]}'} {score}" for seat, score in enumerate(scores)),
                  style="")
     grid = Table.grid(padding=(0, 2))
@@ -160,7 +164,7 @@ def changes_of(old: dict, new: dict, model: Ruleset, kinds: list[str], scores: l
         grid.add_row(_("totals"), " ".join(map(str, new["totals"])))
     if not grid.rows:
         grid.add_row(_("nothing changed"), Text(_("since your last prompt (`view` shows the table)"), style="dim"))
-    return Group(title, grid)
+    return Group(head, grid)
 
 
 def score_cells(scores: list[int] | None, seat: int) -> tuple[Text, ...]:
@@ -168,7 +172,7 @@ def score_cells(scores: list[int] | None, seat: int) -> tuple[Text, ...]:
     return () if scores is None else (Text(str(scores[seat]), style="bold"),)
 
 
-def _zone(content, paint: Paint = plain, last: int | None = None) -> RenderableType:
+def _zone(content: ZoneShown, paint: Paint = plain, last: int | None = None) -> RenderableType:
     """A zone's content: a count when hidden, its cards or its numbered piles when visible."""
     if isinstance(content, dict):
         text = _count(content["count"])
@@ -252,7 +256,7 @@ def _coloured(card: str, paint: Paint) -> Text:
     return text
 
 
-def breakdown_of(b, kinds: list[str], viewer: int) -> RenderableType:
+def breakdown_of(b: Breakdown, kinds: list[str], viewer: int) -> RenderableType:
     """`score`: a seat's round score so far, how its clauses combine, then each clause with
     what it is made of (a `scoring.Breakdown`)."""
     who = _("you") if b.seat == viewer else kinds[b.seat]

@@ -8,12 +8,13 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ..interpreter import figures as fig
 from ..interpreter.measure import BINS
 from .logs import write_or_exit
-from .measure import number
+from .measure import Pair, known, number
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 STYLE = """
@@ -29,13 +30,14 @@ tr.significant td { font-weight: bold; background: #fff3d6; }
 """
 
 
-def write_report(path: Path, summaries: Sequence[fig.Summary], pairs, titles: Sequence[str], games: int,
+def write_report(path: Path, summaries: Sequence[fig.Summary], pairs: Sequence[Pair], titles: Sequence[str], games: int,
                  seed: int) -> None:
     """Write the report to `path`, whole or not at all."""
     write_or_exit(path, render(summaries, pairs, titles, games, seed))
 
 
-def render(summaries: Sequence[fig.Summary], pairs, titles: Sequence[str], games: int, seed: int) -> str:
+def render(summaries: Sequence[fig.Summary], pairs: Sequence[Pair], titles: Sequence[str], games: int,
+           seed: int) -> str:
     names = [s.spec for s in summaries]
     heading = " vs ".join(names)
     parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>compare: "
@@ -111,7 +113,7 @@ def _svg(figure: Figure) -> str:
     return text[text.index("<svg"):]  # the XML prolog and doctype have no place inside HTML
 
 
-def _new(title: str, xlabel: str, ylabel: str):
+def _new(title: str, xlabel: str, ylabel: str) -> tuple[Figure, Axes]:
     figure = Figure(figsize=(6.4, 4.0))
     axes = figure.subplots()
     axes.set_title(title)
@@ -124,7 +126,7 @@ def _new(title: str, xlabel: str, ylabel: str):
 def _histograms(summaries: Sequence[fig.Summary], name: str, label: str) -> Figure:
     """One outline histogram per SPEC on shared bins: the distributions side by side."""
     figure, axes = _new(f"{label} (the middle 99% of matches)", label, "share of matches")
-    values = [s.figure(name).values for s in summaries]
+    values = [_values(s, name) for s in summaries]
     everything = sorted(v for vs in values for v in vs)
     cut = len(everything) // 200  # a long tail would squeeze the rest into a bar or two
     everything = everything[cut:len(everything) - cut]
@@ -138,13 +140,20 @@ def _histograms(summaries: Sequence[fig.Summary], name: str, label: str) -> Figu
     return figure
 
 
+def _values(summary: fig.Summary, name: str) -> tuple[float, ...]:
+    """The per-match values of a mean figure."""
+    values = known(summary, name).values
+    assert values is not None, f"{name} is a rate, not a mean"
+    return values
+
+
 def _win_rates(summaries: Sequence[fig.Summary]) -> Figure:
     """Each seat's win rate per SPEC, with its 95% interval, against an equal share."""
     players = summaries[0].players
     figure, axes = _new("win rate by seat (ties shared)", "seat", "win rate")
     width = 0.8 / len(summaries)
     for k, s in enumerate(summaries):
-        estimates = [s.figure(fig.seat_wins(seat)).estimate for seat in range(players)]
+        estimates = [known(s, fig.seat_wins(seat)).estimate for seat in range(players)]
         xs = [seat - 0.4 + width * (k + 0.5) for seat in range(players)]
         axes.bar(xs, [e.value for e in estimates], width, color=COLOURS[k % len(COLOURS)], alpha=0.75, label=s.spec,
                  yerr=[[e.value - e.low for e in estimates], [e.high - e.value for e in estimates]], capsize=3)

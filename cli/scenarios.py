@@ -6,9 +6,11 @@ import json
 import typer
 from rich.text import Text
 
-from ..interpreter.diagnostics import RulesError, render_all
+from ..interpreter.diagnostics import Diagnostic, RulesError, render_all
+from ..interpreter.errors import EXIT_FINDINGS
+from ..interpreter.export import Json
 from ..interpreter.scenarios import Outcome, load_file, run
-from .common import EXIT_FINDINGS, echo, err, out
+from .common import echo, err, out
 
 
 def scenarios(
@@ -37,8 +39,8 @@ def scenarios(
             "scenarios": [_json(o) for o in outcomes]}, ensure_ascii=False, indent=2), is_json=True)
     else:
         for o in outcomes:
-            line = Text("pass", style="cyan") if o.passed else Text("FAIL", style="bold red")
-            out.print(line.append(f"  {o.scenario.name}"))
+            verdict = Text("pass", style="cyan") if o.passed else Text("FAIL", style="bold red")
+            out.print(verdict.append(f"  {o.scenario.name}"))
             if verbose:
                 out.print(f"      clause: {o.scenario.clause}", markup=False)
                 for line in o.log:
@@ -55,11 +57,11 @@ def _indent(text: str) -> str:
     return "\n".join("      " + line for line in text.splitlines())
 
 
-def _located(d) -> dict:
+def _located(d: Diagnostic) -> Json:
     return {"file": d.file, "line": d.span.line if d.span else None, "column": d.span.column if d.span else None,
             "message": d.message, "hint": d.hint}
 
 
-def _json(o: Outcome) -> dict:
+def _json(o: Outcome) -> Json:
     return {"name": o.scenario.name, "clause": o.scenario.clause, "passed": o.passed,
             "failures": [_located(d) for d in o.failures], "log": list(o.log)}

@@ -6,7 +6,8 @@ import errno
 import signal
 import socket
 from pathlib import Path
-from typing import Annotated
+from types import FrameType
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,6 +16,9 @@ from ..interpreter.load import split_selection
 from ..interpreter.seats import HUMAN
 from .common import Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out, parse_params, seats_or_exit
 from .i18n import _
+
+if TYPE_CHECKING:  # the server needs the `serve` extra, so `serve` imports it only when run
+    from .server.tables import Table
 
 EXTRA = "pip install 'cardrules[serve]'"
 
@@ -55,13 +59,13 @@ def serve(
     table = None
     if spec is not None:
         seated = seats_or_exit(seats, None)
-        kinds = [str(s) for s in seated] if seated else None
-        if kinds is not None and HUMAN not in kinds:
+        named = [str(s) for s in seated] if seated else None
+        if named is not None and HUMAN not in named:
             raise fail("--seats: no seat is a person's", "give one human seat at least, e.g. --seats human,ismcts",
                        EXIT_USAGE)
         loaded = load_or_exit(spec, edition, variant, house)
-        compiled = compile_or_exit(loaded, len(kinds) if kinds else None, parse_params(param))
-        kinds = kinds or [HUMAN] * compiled.players
+        compiled = compile_or_exit(loaded, len(named) if named else None, parse_params(param))
+        kinds = named or [HUMAN] * compiled.players
         selection = split_selection(spec).path + loaded.model.selection
     elif seats is not None:
         raise fail("--seats names the seats of a table: give its ruleset too", "e.g. cardrules serve RULESET "
@@ -105,12 +109,12 @@ def serve(
               markup=False)
 
 
-def _stopped(signum, frame) -> None:
+def _stopped(signum: int, frame: FrameType | None) -> None:
     """SIGTERM or SIGHUP, raised again by uvicorn once it has shut down: a stop like Ctrl-C."""
     raise KeyboardInterrupt
 
 
-def _links(table, base: str) -> None:
+def _links(table: Table, base: str) -> None:
     for seat, token in sorted(table.tokens.items()):
         out.print(_("seat {seat}: {url}").format(seat=seat, url=f"{base}/t/{table.id}/{seat}#{token}"), markup=False,
                   soft_wrap=True)

@@ -11,7 +11,9 @@ A card kind is described with the attributes its faces share, the others left to
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any, TypeAlias
 
 from . import model as m
 from .compile import Compiled
@@ -21,9 +23,13 @@ from .expressions import near
 from .unparse import unparse
 
 TURN, WINDOW, FINAL = "turn", "window", "final"  # when a play may be made: a turn step, out of turn, the final round
-_OPERATORS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-              ">=": operator.ge, "+": operator.add, "-": operator.sub, "*": operator.mul,
-              "/": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0}  # as the engine divides
+Value: TypeAlias = int | bool | str  # a card's attribute, a param, a constant of the rules
+# the operands are those the checker typed for the operator: numbers for arithmetic, any value for `==`
+_OPERATORS: dict[str, Callable[[Any, Any], Value]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "+": operator.add, "-": operator.sub, "*": operator.mul,
+    "/": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0}  # as the engine divides
+_UNARY: dict[str, Callable[[Any], Value]] = {"not": operator.not_, "-": operator.neg}
 
 
 class UnknownCard(CardrulesError, LookupError):
@@ -83,6 +89,7 @@ def describe(compiled: Compiled, name: str) -> CardInfo:
     model = compiled.model
     kinds = {k.name.lower(): k for k in model.kinds}
     face = compiled.face_index.get(name.lower())  # the deck's faces, in the order of the compiled faces
+    faces: tuple[m.Card, ...]
     if face is not None:
         faces = (model.deck[face],)
         kind = kinds[faces[0].kind.lower()]
@@ -91,7 +98,7 @@ def describe(compiled: Compiled, name: str) -> CardInfo:
         faces = faces_by_kind(model)[kind.name]
     else:
         raise UnknownCard(name, near(name.lower(), [*compiled.faces, *(k.name for k in model.kinds)]))
-    varying = {a for a, v in kind.attributes if v is None} if len(faces) > 1 else set()
+    varying: set[str] = {a for a, v in kind.attributes if v is None} if len(faces) > 1 else set()
     # read from the model, not from a copy: a deck rule may leave no copy of the face in play;
     # an attribute the kind does not set reads as on "no card", the tables' last entry
     values = dict(faces[0].attributes)
@@ -112,15 +119,15 @@ def _attributes(kind: m.CardKind, faces: tuple[m.Card, ...]) -> tuple[tuple[str,
             out.append((attr, str(fixed)))
             continue
         values = list(dict.fromkeys(dict(c.attributes)[attr] for c in faces))
-        numbers = len(values) > 2 and all(isinstance(v, int) for v in values) and values == list(
-            range(values[0], values[0] + len(values)))
+        ints = [v for v in values if isinstance(v, int)]
+        numbers = len(values) > 2 and ints == values and ints == list(range(ints[0], ints[0] + len(ints)))
         out.append((attr, f"{values[0]}..{values[-1]}" if numbers else "/".join(map(str, values))))
     return tuple(out)
 
 
 def _timings(model: m.Ruleset) -> dict[str, tuple[str, ...]]:
     """When each play may be made: in a turn's play step, in the response window, in the final round."""
-    def in_steps(steps, name: str) -> bool:
+    def in_steps(steps: Iterable[object], name: str) -> bool:
         return any(isinstance(step, m.PlayStep) and name in step.plays for step in steps)
 
     return {p.name: tuple(when for when, made in (
@@ -129,7 +136,7 @@ def _timings(model: m.Ruleset) -> dict[str, tuple[str, ...]]:
         (FINAL, model.final is not None and in_steps(model.final.steps, p.name))) if made) for p in model.plays}
 
 
-def _uses(compiled: Compiled, known: dict[str, object]):
+def _uses(compiled: Compiled, known: dict[str, Value]) -> Iterator[Use]:
     """The plays that may take a card with the `known` attribute values, as first card or as `with`."""
     timing = _timings(compiled.model)
     for play in compiled.model.plays:
@@ -148,7 +155,7 @@ class _Settler:
     """Works an expression out as far as the known values of some cards settle it: a `Const`
     when they decide it alone, else the expression with what they decide put in."""
 
-    def __init__(self, compiled: Compiled, known: dict[str, dict[str, object]]):
+    def __init__(self, compiled: Compiled, known: dict[str, dict[str, Value]]):
         self.compiled, self.known = compiled, known
 
     def may_take(self, play: m.Play) -> bool:
@@ -159,11 +166,11 @@ class _Settler:
         placements = [c for c in (play.new_pile, play.onto_pile) if c is not None]
         return not placements or any(c.expr is None or not self._refused(c.expr) for c in placements)
 
-    def _refused(self, e) -> bool:
+    def _refused(self, e: object) -> bool:
         settled = self(e)
         return isinstance(settled, m.Const) and not settled.value
 
-    def __call__(self, e):
+    def __call__(self, e: object) -> object:
         match e:
             case m.AttrOf(obj=m.Ref(name=name), attr=attr, type=t) if attr in self.known.get(name, {}):
                 return m.Const(self.known[name][attr], t)
@@ -181,7 +188,7 @@ class _Settler:
             case m.Unary(op=op, operand=x):
                 a = self(x)
                 if self._is_known(a):
-                    return m.Const(not self._value(a) if op == "not" else -self._value(a), e.type)
+                    return m.Const(_UNARY[op](self._value(a)), e.type)
                 return m.Unary(op, a, e.type)
             case m.If(cond=c, then=a, otherwise=b):
                 cond = self(c)
@@ -191,14 +198,17 @@ class _Settler:
         return e
 
     @staticmethod
-    def _is_known(e) -> bool:
+    def _is_known(e: object) -> bool:
         return (isinstance(e, m.Const) and not isinstance(e.value, tuple)) or isinstance(e, m.ParamRef) or (
             isinstance(e, m.Ref) and e.name == "players")
 
-    def _value(self, e):
+    def _value(self, e: object) -> Value:
+        """The value of an expression `_is_known` takes: a constant, a param, `players`."""
         if isinstance(e, m.ParamRef):
             return self.compiled.params[e.name]
-        return self.compiled.players if isinstance(e, m.Ref) else e.value
+        if isinstance(e, m.Const) and not isinstance(e.value, tuple):  # `_is_known` takes no list
+            return e.value
+        return self.compiled.players
 
 
 def _items(play: m.Play) -> tuple[Item, ...]:
@@ -229,11 +239,11 @@ def _items(play: m.Play) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def _clause(word: str, e) -> str:
+def _clause(word: str, e: object | None) -> str:
     return "" if e is None else f" {word} {unparse(e)}"
 
 
-def _effect(e) -> str:
+def _effect(e: object) -> str:
     if isinstance(e, m.Merge):
         return f"merge {e.var} in {unparse(e.collection)}{_clause('where', e.where)} into pile"
     if isinstance(e, m.MoveCards):

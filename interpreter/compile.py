@@ -114,6 +114,15 @@ SetupStep: TypeAlias = CShuffle | CLet | CMove
 
 
 @dataclass(frozen=True)
+class CValue:
+    """A named value (`let`): its first value, set once per match or at each round's setup."""
+
+    name: str
+    per_match: bool
+    init: Fn
+
+
+@dataclass(frozen=True)
 class CPlay:
     index: int
     name: str
@@ -190,7 +199,7 @@ class Compiled:
     score_slot: int
     until: Fn
     starter: Fn
-    values: tuple[tuple[str, bool, Fn], ...] = ()  # per named value: (name, per match, its `let`)
+    values: tuple[CValue, ...] = ()
     team_of: tuple[tuple[int, ...], ...] = ()  # each seat's team, its seats in order (the seat alone without teams)
 
     @property
@@ -284,9 +293,9 @@ class _Compiler:
         if deal_size * self.players > len(self.face_of):
             raise ConfigError(f"the deck of {len(self.face_of)} cards cannot deal {deal_size} to each of "
                               f"{self.players} players", location=deal_location(model))
-        values = tuple((v.name, v.per_match, self.expr(v.init, {})) for v in model.values)
+        values = tuple(CValue(v.name, v.per_match, self.expr(v.init, {})) for v in model.values)
         setup = tuple(CShuffle(self.zone_index[s.zone]) if isinstance(s, m.Shuffle)
-                      else CLet(self.value_index[s.name], values[self.value_index[s.name]][2])
+                      else CLet(self.value_index[s.name], values[self.value_index[s.name]].init)
                       if isinstance(s, m.Let)
                       else self._move(s, deal=isinstance(s, m.Deal))
                       for s in model.setup)

@@ -292,9 +292,9 @@ class Game:
 
     def _match_values(self) -> None:
         """The values of the match, set once, before its first round."""
-        for k, (_, per_match, init) in enumerate(self.c.values):
-            if per_match:
-                self.state.values[k] = init(self.env)
+        for k, value in enumerate(self.c.values):
+            if value.per_match:
+                self.state.values[k] = value.init(self.env)
 
     def _show(self, zone: m.Zone, content: list[Any], visible: bool) -> dict[str, int] | list[Any]:
         faces, face_of = self.c.faces, self.c.face_of

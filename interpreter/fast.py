@@ -56,7 +56,7 @@ def fast_compiled(c: Compiled, gen: codegen.Generated) -> Compiled:
     setup = tuple(replace(op, where=gen.setup_where[k] or op.where) if isinstance(op, CMove)
                   else replace(op, init=gen.setup_where[k]) if isinstance(op, CLet) else op
                   for k, op in enumerate(c.setup))
-    values = tuple((name, per_match, gen.values.get(k, init)) for k, (name, per_match, init) in enumerate(c.values))
+    values = tuple(replace(v, init=gen.values.get(k, v.init)) for k, v in enumerate(c.values))
     return replace(c, turn=tuple(step(s) for s in c.turn), final=final, score=gen.score, until=gen.until,
                    starter=gen.starter, setup=setup, values=values)
 

@@ -17,16 +17,20 @@ import dataclasses
 import hashlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeGuard, TypeVar
 
 from .compile import Compiled
-from .engine import EngineError, Game, new_game
+from .engine import Action, EngineError, Game, new_game
 from .errors import CardrulesError, clip
 from .files import FileRefused, decode, is_regular_file, position, read_bytes
 from .notation import MoveError
 from .parse import MAX_BYTES as RULES_MAX_BYTES
+
+if TYPE_CHECKING:  # bots imports this module (through redact): its names are for annotations only
+    from .bots import Bot, SeatView
 
 FORMAT = "cardrules-log/1"
 JOURNAL = "cardrules-journal/1"
@@ -34,6 +38,8 @@ MAX_BYTES = 1 << 28  # a file of logs: a million short matches
 MAX_DEPTH = 100  # nesting of JSON values; a log nests three levels
 MAX_DIGITS = 30  # digits of a JSON number; int() refuses 4,300 and no log needs more than 20
 MAX_SEED = 2**63 - 1  # seeds the commands take, so that every log they write can be read
+
+T = TypeVar("T")
 
 
 class LogError(CardrulesError, ValueError):
@@ -91,12 +97,12 @@ class Recorder:
     """A bot that writes down the notation of each choice of the bot it stands in for, so that only
     the matches that are logged pay for the notation."""
 
-    def __init__(self, bot):
+    def __init__(self, bot: Bot):
         self.bot, self.kind = bot, bot.kind
         self.observes = getattr(bot, "observes", False)
         self.moves: list[str] = []
 
-    def choose(self, seen) -> tuple:
+    def choose(self, seen: SeatView) -> Action:
         action = self.bot.choose(seen)
         self.moves.append(str(seen.move_of(action)))
         return action
@@ -109,13 +115,13 @@ def result_of(game: Game) -> LogResult | None:
     return LogResult(tuple(game.state.totals), tuple(game.winners()), len(game.state.results))
 
 
-def result_record(result: LogResult | None) -> dict | None:
+def result_record(result: LogResult | None) -> dict[str, object] | None:
     """A result as the logs write it."""
     return None if result is None else {
         "totals": list(result.totals), "winners": list(result.winners), "rounds": result.rounds}
 
 
-def _record(log: GameLog) -> dict:
+def _record(log: GameLog) -> dict[str, object]:
     return {
         "format": FORMAT, "ruleset": log.ruleset, "ruleset_sha256": log.ruleset_sha256, "players": log.players,
         "params": dict(log.params), "seed": log.seed, "seats": list(log.seats), "moves": list(log.moves),
@@ -132,7 +138,7 @@ def to_line(log: GameLog) -> str:
 # Each is ASCII (other characters escaped), so a line torn at any byte is still readable text.
 
 
-def _line(record: dict) -> str:
+def _line(record: dict[str, object]) -> str:
     return json.dumps(record, separators=(",", ":"))
 
 
@@ -235,11 +241,14 @@ def parse_journal(text: str, file: str = "<log>") -> GameLog:
     has one. A last line without its line end was being written when the game stopped: it is
     left out, and said so in `notes`."""
     lines = text.split("\n")
-    notes = []
+    notes: list[str] = []
     if lines[-1].strip():
         notes.append(f"{file}:{len(lines)}: the last line is incomplete (the game stopped while writing it); "
                      "it is left out")
-    header, moves, result, undone = None, [], None, 0
+    header: dict[str, object] | None = None
+    moves: list[str] = []
+    result: LogResult | None = None
+    undone = 0
     for number, line in enumerate(lines[:-1], 1):
         if not line.strip():
             continue
@@ -252,9 +261,9 @@ def parse_journal(text: str, file: str = "<log>") -> GameLog:
         kind = next((k for k in ("move", "undo", "result") if k in record), None)
         if kind == "move" and isinstance(record["move"], str):
             moves.append(record["move"])
-        elif kind == "undo" and _integer(record["undo"]) and 0 < record["undo"] <= len(moves):
-            undone += record["undo"]
-            del moves[len(moves) - record["undo"]:]
+        elif kind == "undo" and _integer(taken := record["undo"]) and 0 < taken <= len(moves):
+            undone += taken
+            del moves[len(moves) - taken:]
         elif kind == "result":
             result = _result(record["result"], f"{file}:{number}:1")
             if result is None:
@@ -273,14 +282,14 @@ def parse_journal(text: str, file: str = "<log>") -> GameLog:
     return dataclasses.replace(log, result=result, notes=tuple(notes), journal=True)
 
 
-def _object(line: str, file: str, number: int) -> dict:
+def _object(line: str, file: str, number: int) -> dict[str, object]:
     data = _loads(line, file, number)
     if not isinstance(data, dict):
         raise LogError(f"{file}:{number}:1: a journal line is a JSON object, not {_kind(data)}")
     return data
 
 
-def _integer(v) -> bool:
+def _integer(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -289,11 +298,11 @@ class _Refused(Exception):
         self.message, self.index = message, index
 
 
-def _loads(text: str, file: str, first_line: int):
+def _loads(text: str, file: str, first_line: int) -> object:
     """JSON of a log, or a `LogError` at the line and column of what is wrong: not JSON, a key
     twice in one object, a number too long, nesting too deep."""
-    def pairs(items: list) -> dict:
-        seen = {}
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        seen: dict[str, object] = {}
         for key, value in items:
             if key in seen:
                 raise _Refused(f"the key '{clip(key)}' comes twice in one object", _second_key(text, key))
@@ -355,48 +364,49 @@ def _locator(text: str, file: str, first_line: int) -> Callable[[str], str]:
     return where
 
 
-def _checked(data: dict, where: Callable[[str], str], form: str = FORMAT) -> GameLog:
+def _checked(data: dict[str, object], where: Callable[[str], str], form: str = FORMAT) -> GameLog:
     """The log a JSON object holds, every key checked; `where(key)` locates a key for the messages."""
-    def get(key: str, check, wanted: str):
+    def get(key: str, kind: type[T], check: Callable[[T], object] | None, wanted: str) -> T:
+        """`data[key]`, a `kind` for which `check` holds."""
         if key not in data:
             raise LogError(f"{where(key)}: the log has no '{key}' key")
         value = data[key]
-        if not check(value):
+        if not isinstance(value, kind) or (check is not None and not check(value)):
             raise LogError(f"{where(key)}: '{key}' must be {wanted}, not {_kind(value)}")
         return value
 
-    def strings(v) -> bool:
-        return isinstance(v, list) and all(isinstance(x, str) for x in v)
+    def strings(v: Iterable[object]) -> bool:
+        return all(isinstance(x, str) for x in v)
 
-    found = get("format", lambda v: isinstance(v, str), "a string")
+    found = get("format", str, None, "a string")
     if found != form:
         raise LogError(f"{where('format')}: not a game log this version reads: format '{clip(found)}', "
                        f"expected '{form}'")
-    players = get("players", lambda v: _integer(v) and v > 0, "a positive integer")
-    seats = get("seats", strings, "a list of strings")
+    players = get("players", int, lambda v: _integer(v) and v > 0, "a positive integer")
+    seats = get("seats", list, strings, "a list of strings")
     if len(seats) != players:
         raise LogError(f"{where('seats')}: 'seats' names {len(seats)} seats for {players} players")
     return GameLog(
-        ruleset=get("ruleset", lambda v: isinstance(v, str) and v.strip(), "a path"),
-        ruleset_sha256=get("ruleset_sha256", lambda v: isinstance(v, str), "a string"),
+        ruleset=get("ruleset", str, lambda v: v.strip(), "a path"),
+        ruleset_sha256=get("ruleset_sha256", str, None, "a string"),
         players=players,
-        params=get("params", lambda v: isinstance(v, dict) and all(_integer(x) for x in v.values()),
-                   "an object of NAME: integer"),
-        seed=get("seed", _integer, "an integer"),
+        params=get("params", dict, lambda v: all(_integer(x) for x in v.values()), "an object of NAME: integer"),
+        seed=get("seed", int, _integer, "an integer"),
         seats=tuple(seats),
-        moves=tuple(get("moves", strings, "a list of strings")),
-        result=_result(get("result", lambda v: v is None or isinstance(v, dict), "an object or null"), where("result")),
+        moves=tuple(get("moves", list, strings, "a list of strings")),
+        result=_result(get("result", object, lambda v: v is None or isinstance(v, dict), "an object or null"),
+                       where("result")),
     )
 
 
-def _result(record, where: str) -> LogResult | None:
+def _result(record: object, where: str) -> LogResult | None:
     """A result as the logs write it, checked; None stays None (an unfinished match)."""
     if record is None:
         return None
     if not isinstance(record, dict):
         raise LogError(f"{where}: 'result' must be an object, not {_kind(record)}")
 
-    def integers(v) -> bool:
+    def integers(v: object) -> bool:
         return isinstance(v, list) and all(_integer(x) for x in v)
 
     for key, check, wanted in (("totals", integers, "a list of integers"),
@@ -406,7 +416,7 @@ def _result(record, where: str) -> LogResult | None:
     return LogResult(tuple(record["totals"]), tuple(record["winners"]), record["rounds"])
 
 
-def _kind(value) -> str:
+def _kind(value: object) -> str:
     if value is None:
         return "null"
     return {bool: "true/false", int: "an integer", float: "a number", str: "a string", list: "a list",

@@ -17,9 +17,12 @@ they check. They are slow next to the engine's hot path, so nothing runs them un
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Iterator
+from typing import TypeAlias
 
-from .bots import Table
+from .bots import Bot, Table
 from .engine import MAX_ROUNDS, EngineError, Game
+from .model import Zone
 from .notation import Move, MoveError, parse_move
 from .progress import ROUND_FACTOR, round_bound
 from .redact import sees
@@ -33,6 +36,10 @@ ROUND_TRIP = "moves round-trip"
 ENDS = "the match ends"
 
 SHOWN = 5  # card ids listed at most in one message
+
+Content: TypeAlias = "list[int] | list[list[int]]"  # a seat's (or a shared) zone: its cards, or its piles
+# a zone of a seat (None: shared) as the state holds it, its faces, and its counts, as a view shows them
+Part: TypeAlias = "tuple[int | None, Content, list[str] | list[list[str]], dict[str, int]]"
 
 
 def check(game: Game, action: int | None = None) -> list[str]:
@@ -63,13 +70,13 @@ class Checker:
         self.matches = first_match
         self.failures: list[str] = []
 
-    def add(self, checked_actions: int, failures) -> None:
+    def add(self, checked_actions: int, failures: Iterable[str]) -> None:
         """Count in one more match checked elsewhere (by another checker, in another process)."""
         self.matches += 1
         self.checked_actions += checked_actions
         self.failures += failures
 
-    def play_out(self, game: Game, bots: list) -> bool:
+    def play_out(self, game: Game, bots: list[Bot]) -> bool:
         """Play the match to its end; False when it fails to end (the failure is recorded)."""
         self.matches += 1
         st = game.state
@@ -143,7 +150,7 @@ def _cards(game: Game) -> tuple[list[tuple[str, str]], bool]:
     return out, all(type(card) is int and 0 <= card < size for card in flat)
 
 
-def _stacks(game: Game):
+def _stacks(game: Game) -> Iterator[tuple[Zone, int | None, int | None, list[int]]]:
     """(zone, owner seat or None, pile index or None, cards) for every stack of cards of the
     state: a zone of cards, or one pile of a zone of piles."""
     for zone, content in zip(game.c.model.zones, game.state.zones, strict=True):
@@ -155,7 +162,7 @@ def _stacks(game: Game):
                 yield zone, owner, None, cards
 
 
-def _where(zone, owner: int | None, pile: int | None = None) -> str:
+def _where(zone: Zone, owner: int | None, pile: int | None = None) -> str:
     """A stack as a person reads it: `hand of seat 1`, `row of seat 0, pile 2`, `stock`."""
     where = zone.name if owner is None else f"{zone.name} of seat {owner}"
     return where if pile is None else f"{where}, pile {pile}"
@@ -174,9 +181,9 @@ def _hidden(game: Game) -> list[tuple[str, str]]:
     what the engine is expected to write passes at once, and any other is judged entry by
     entry under the rule itself: faces where the seat sees, only true counts elsewhere."""
     model, faces, face_of = game.c.model, game.c.faces, game.c.face_of
-    stacks = []  # per zone: (zone, [(owner seat or None, cards, their faces, their counts)])
+    stacks: list[tuple[Zone, list[Part]]] = []  # per zone: its parts, one per seat or one shared
     for zone, content in zip(model.zones, game.state.zones, strict=True):
-        parts = []
+        parts: list[Part] = []
         for owner, cards in enumerate(content) if zone.per_seat else ((None, content),):
             if zone.piles:
                 parts.append((owner, cards, [[faces[face_of[c]] for c in pile] for pile in cards],
@@ -205,7 +212,7 @@ def _hidden(game: Game) -> list[tuple[str, str]]:
     return out
 
 
-def _judge(seat: int, zones, stacks: list) -> list[str]:
+def _judge(seat: int, zones: object, stacks: list[tuple[Zone, list[Part]]]) -> list[str]:
     """What is wrong with a view's zones that differ from the expected ones, if anything."""
     names = [zone.name for zone, _ in stacks]
     if not isinstance(zones, dict) or list(zones) != names:
@@ -226,12 +233,12 @@ def _judge(seat: int, zones, stacks: list) -> list[str]:
     return out
 
 
-def _counts_only(zone, cards: list, entry) -> list[str]:
+def _counts_only(zone: Zone, cards: Content, entry: object) -> list[str]:
     """What is wrong with the entry a view gives a zone it may not see: only whole numbers, a
     `count` equal to the cards it holds and, for piles, any `piles` equal to their number."""
     if not isinstance(entry, dict) or {type(v) for v in entry.values()} - {int}:
         return [f"shows {entry!r}, where only counts may stand"]
-    held = sum(len(p) for p in cards) if zone.piles else len(cards)
+    held = sum(len(p) for p in cards if isinstance(p, list)) if zone.piles else len(cards)
     out = []
     if entry.get("count") != held:
         out.append(f"says it holds {entry.get('count')!r} cards; it holds {held}")
@@ -240,18 +247,18 @@ def _counts_only(zone, cards: list, entry) -> list[str]:
     return out
 
 
-def _strings(x) -> list[str]:
+def _strings(x: object) -> list[str]:
     """Every string among the values of nested dicts and lists (not the keys: those are the
     view's own field names)."""
-    out, todo = [], [x]
+    out: list[str] = []
+    todo = [x]
     while todo:
         x = todo.pop()
-        kind = type(x)
-        if kind is str:
+        if type(x) is str:
             out.append(x)
-        elif kind is dict:
+        elif type(x) is dict:
             todo += x.values()
-        elif kind is list or kind is tuple:
+        elif type(x) is list or type(x) is tuple:
             todo += x
     return out
 

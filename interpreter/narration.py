@@ -17,12 +17,18 @@ left to the interface: these are facts, not sentences.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, TypeAlias
 
+from .engine import Game
 from .model import Ruleset
 from .notation import Move
 from .redact import UNSEEN, sees
+
+# A zone as the state holds it: its cards, its piles, or either of them per seat. Which one is
+# the model's zone's to say (`per_seat`, `piles`), so the type cannot, and it is read as Any.
+ZoneContent: TypeAlias = Any
 
 
 @dataclass(frozen=True)
@@ -93,7 +99,7 @@ class RoundOver:
 Event = Moved | Merged | Renumbered | TurnGiven | DirectionChanged | RoundOver
 
 
-def as_dict(event: Event) -> dict:
+def as_dict(event: Event) -> dict[str, object]:
     """The event as plain data, its kind included."""
     return {"kind": event.kind, **asdict(event)}
 
@@ -102,18 +108,18 @@ def as_dict(event: Event) -> dict:
 class Snapshot:
     """What `narrate` compares: the zones (copied), direction, turns given, rounds ended."""
 
-    zones: tuple
+    zones: tuple[ZoneContent, ...]  # nested lists made tuples
     direction: int
     next_turns: tuple[int, ...]
     results: int
 
 
-def snapshot(game) -> Snapshot:
+def snapshot(game: Game) -> Snapshot:
     st = game.state
     return Snapshot(_frozen(st.zones), st.direction, tuple(st.next_turns), len(st.results))
 
 
-def _frozen(x):
+def _frozen(x: ZoneContent) -> ZoneContent:
     return tuple(_frozen(y) for y in x) if isinstance(x, list) else x
 
 
@@ -124,7 +130,7 @@ def round_words(model: Ruleset, lang: str = "en") -> dict[str, str]:
     return end_words(model, lang)
 
 
-def narrate(before: Snapshot, game, seat: int, move: Move | None = None, mover: int | None = None,
+def narrate(before: Snapshot, game: Game, seat: int, move: Move | None = None, mover: int | None = None,
             words: dict[str, str] | None = None) -> tuple[Event, ...]:
     """The events between `before` and `game` now, as `seat` may know them. When a round ended
     in between, the cards were dealt again: the move's own card (from `move` and `mover`) is
@@ -134,7 +140,7 @@ def narrate(before: Snapshot, game, seat: int, move: Move | None = None, mover: 
     ended = st.results[before.results:]
     if ended:
         source = _played_from(model, move, mover)
-        if source is not None:
+        if source is not None and move is not None:  # a card of the move: `source` says so
             play = model.play(move.play)
             dest = Place(play.dest_zone, move.seat if model.zone(play.dest_zone).per_seat else None)
             shown = tuple(move.card.split("+")) if _sees(model, source, seat) or _sees(model, dest, seat) else (UNSEEN,)
@@ -182,7 +188,7 @@ def _sees(model: Ruleset, place: Place, seat: int) -> bool:
     return sees(model.zone(place.zone), place.seat, seat)
 
 
-def _places(model: Ruleset, zones) -> dict[int, tuple[Place, int | None]]:
+def _places(model: Ruleset, zones: Sequence[ZoneContent]) -> dict[int, tuple[Place, int | None]]:
     """Each card -> its place and its pile's number (None in a zone of plain cards)."""
     found: dict[int, tuple[Place, int | None]] = {}
     for zone, content in zip(model.zones, zones, strict=True):
@@ -198,7 +204,8 @@ def _places(model: Ruleset, zones) -> dict[int, tuple[Place, int | None]]:
     return found
 
 
-def _pile_changes(model: Ruleset, before, after, old) -> list[Event]:
+def _pile_changes(model: Ruleset, before: Sequence[ZoneContent], after: Sequence[ZoneContent],
+                  old: dict[int, tuple[Place, int | None]]) -> list[Event]:
     """Merges and new numbers in every zone of piles: a pile now holding the cards of two piles
     or more of the same place was merged; one holding one old pile's under another number was
     renumbered."""
@@ -210,7 +217,8 @@ def _pile_changes(model: Ruleset, before, after, old) -> list[Event]:
             place = Place(zone.name, owner)
             moved_from, moved_to = [], []
             for number, pile in enumerate(part):
-                origins = sorted({old[c][1] for c in pile if c in old and old[c][0] == place})
+                origins = sorted({origin for c in pile if c in old and old[c][0] == place
+                                  and (origin := old[c][1]) is not None})  # a pile of this place
                 if len(origins) > 1:
                     events.append(Merged(place, tuple(origins), number))
                 elif origins and origins[0] != number:

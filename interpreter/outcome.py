@@ -9,6 +9,8 @@ ruleset's.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .compile import Compiled
 from .engine import Game
 
@@ -24,7 +26,7 @@ def round_scores(game: Game) -> list[int]:
     return scores
 
 
-def _oriented(game: Game, values: list) -> list:
+def _oriented(game: Game, values: Sequence[float]) -> list[float]:
     """Each seat's team's value (its own, without teams), negated where the lowest wins."""
     team_of = game.c.team_of
     if game.c.model.teams is not None:

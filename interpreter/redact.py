@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 
 from .compile import Compiled
-from .engine import Game
+from .engine import Game, View
 from .gamelog import GameLog, LogResult, replay, result_record
 from .model import Ruleset, Zone
 from .notation import Move, parse_move
@@ -27,7 +27,7 @@ class SeatMove:
     number: int  # 1-based, as in the full log
     seat: int  # who moved
     move: str  # the notation, the card's face as UNSEEN when the seat did not see it
-    view: dict  # the seat's view after the move
+    view: View  # the seat's view after the move
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class SeatLog:
     params: dict[str, int]
     seat: int  # whose log this is
     seats: tuple[str, ...]
-    start: dict  # the seat's view once the cards are dealt, before the first move
+    start: View  # the seat's view once the cards are dealt, before the first move
     moves: tuple[SeatMove, ...]
     result: LogResult | None
 
@@ -67,7 +67,7 @@ def redact(log: GameLog, compiled: Compiled, seat: int) -> SeatLog:
     if not 0 <= seat < log.players:
         raise ValueError(f"seat {seat}: the match has seats 0 to {log.players - 1}")
     moves: list[SeatMove] = []
-    start: dict | None = None
+    start: View | None = None
     open_plays: tuple[str, ...] = ()  # the plays open before the move to come: how its text reads
 
     def begin(game: Game) -> None:
@@ -82,6 +82,7 @@ def redact(log: GameLog, compiled: Compiled, seat: int) -> SeatLog:
         open_plays = game.open_plays()
 
     replay(log, compiled, on_move=after, on_start=begin)
+    assert start is not None  # replay calls on_start once the cards are dealt
     return SeatLog(log.ruleset, log.ruleset_sha256, log.players, dict(log.params), seat, log.seats, start,
                    tuple(moves), log.result)
 

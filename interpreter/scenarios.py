@@ -30,14 +30,16 @@ where, what was expected and what was found. Nothing in the file is executed: YA
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NotRequired, TypeAlias, TypedDict, cast
 
 import yaml
 
 from .compile import Compiled, ConfigError, compile_ruleset
 from .diagnostics import Diagnostic, RulesError, Span
-from .engine import EngineError, Game, PositionError, new_game
+from .engine import EngineError, Game, PositionError, RoundResult, new_game
 from .expressions import near
 from .files import exists
 from .load import Loaded, check_selection, named_ruleset, read, resolve
@@ -45,7 +47,90 @@ from .model import Zone
 from .notation import IllegalMoveError, Move, MoveError, parse_move
 from .options import SelectionError
 from .parse import parse
-from .yamlfile import Located, node_at, read_file, read_yaml, shipped_schema, span_of, validate
+from .yamlfile import Located, NodePath, node_at, read_file, read_yaml, shipped_schema, span_of, validate
+
+# The file as schemas/scenarios.schema.json lets it be: the types of what `validate` passed.
+Cards: TypeAlias = str | list[str]  # a card's face, or a pile's faces (top last)
+ZoneData: TypeAlias = list[Cards] | dict[str, list[Cards]]  # a shared zone, or a zone per seat ("0": ...)
+Seen: TypeAlias = int | list[Cards] | Mapping[str, int | list[Cards]]  # a zone's cards, or how many, maybe per seat
+Count: TypeAlias = int | dict[str, int]
+Value: TypeAlias = int | bool | str
+
+
+class PositionData(TypedDict):
+    zones: dict[str, ZoneData]
+    active: NotRequired[int]
+    round: NotRequired[int]
+    totals: NotRequired[list[int]]
+    rest: NotRequired[str]
+    values: NotRequired[dict[str, Value]]
+
+
+class ResultData(TypedDict):
+    round: NotRequired[int]
+    reason: str
+    scores: list[int]
+    totals: NotRequired[list[int]]
+
+
+class RoundOverData(TypedDict, total=False):
+    reason: str
+    scores: list[int]
+    totals: list[int]
+
+
+class ExpectData(TypedDict, total=False):
+    zones: dict[str, ZoneData]
+    counts: dict[str, Count]
+    view: dict[str, Seen]
+    cards_in_play: int
+    to_move: int | None
+    active: int | None
+    round: int
+    totals: list[int]
+    round_over: bool | RoundOverData
+    results: list[ResultData]
+    match_over: bool
+    winners: list[int]
+    legal: list[str]
+    not_legal: list[str]
+    legal_count: int
+    values: dict[str, Value | None]
+    by: int
+
+
+class StepData(TypedDict, total=False):  # one of play, refuse, expect
+    play: str
+    refuse: str
+    because: str
+    by: int
+    expect: ExpectData
+
+
+class DefaultsData(TypedDict, total=False):
+    players: int
+    params: dict[str, int]
+    seed: int
+
+
+class ScenarioData(TypedDict):
+    name: str
+    clause: str
+    edition: NotRequired[str]
+    variants: NotRequired[list[str]]
+    players: NotRequired[int]
+    params: NotRequired[dict[str, int]]
+    seed: NotRequired[int]
+    position: NotRequired[PositionData]
+    steps: list[StepData]
+
+
+class FileData(TypedDict):
+    ruleset: str
+    edition: NotRequired[str]
+    variants: NotRequired[list[str]]
+    defaults: NotRequired[DefaultsData]
+    scenarios: list[ScenarioData]
 
 
 @dataclass(frozen=True)
@@ -54,8 +139,8 @@ class Scenario:
     clause: str
     compiled: Compiled  # the ruleset for this scenario's players and params
     seed: int
-    position: dict | None
-    steps: tuple[dict, ...]
+    position: PositionData | None
+    steps: tuple[StepData, ...]
     index: int  # its place in the file's list, to locate its steps
 
 
@@ -67,7 +152,7 @@ class ScenarioFile:
     scenarios: tuple[Scenario, ...]
     tree: yaml.Node  # the composed YAML: its nodes know their lines
 
-    def span(self, path: tuple, key: bool = False) -> Span:
+    def span(self, path: NodePath, key: bool = False) -> Span:
         return span_of(node_at(self.tree, path, key))
 
 
@@ -96,19 +181,21 @@ def load_file(path: str) -> ScenarioFile:
 
 def load_text(text: str, file: str = "<input>", base: Path = Path(".")) -> ScenarioFile:
     """`base` is the folder the file's `ruleset:` path is relative to."""
-    tree, data = read_yaml(text, file, "ruleset")
+    tree, raw = read_yaml(text, file, "ruleset")
     here = Located(file, text, tree)
-    validate(data, shipped_schema("scenarios.schema.json"), here)
+    validate(raw, shipped_schema("scenarios.schema.json"), here)
     here.stop()
+    data = cast(FileData, raw)  # the schema passed it
     rulesets = _Rulesets(_ruleset_path(data["ruleset"], base, here), here)
     file_choice = _choice(data, (), _Choice(None, (), (), (), ()))
     ruleset = rulesets.get(file_choice)
     here.stop()
-    defaults = data.get("defaults", {})
-    compiled: dict[tuple, Compiled] = {}
-    scenarios, names = [], {}
+    defaults: DefaultsData = data.get("defaults", {})
+    compiled: dict[tuple[str, int, tuple[tuple[str, int], ...]], Compiled] = {}
+    scenarios: list[Scenario] = []
+    names: dict[str, int] = {}
     for i, s in enumerate(data["scenarios"]):
-        at = ("scenarios", i)
+        at: NodePath = ("scenarios", i)
         if s["name"] in names:
             here.error(at + ("name",), f"a second scenario is called '{s['name']}'",
                        f"the first is at line {here.span(('scenarios', names[s['name']], 'name')).line}; "
@@ -141,6 +228,7 @@ def load_text(text: str, file: str = "<input>", base: Path = Path(".")) -> Scena
         scenarios.append(Scenario(s["name"], s["clause"], c, s.get("seed", defaults.get("seed", 0)),
                                   s.get("position"), tuple(s["steps"]), i))
     here.stop()
+    assert ruleset is not None  # `stop` raised the errors that left it out
     return ScenarioFile(file, text, ruleset, tuple(scenarios), tree)
 
 
@@ -149,6 +237,7 @@ def _ruleset_path(name: str, base: Path, here: Located) -> Path:
     if path is None:
         here.error(("ruleset",), problem, "the path is relative to the scenario file's folder")
         here.stop()
+    assert path is not None  # `stop` raised the error
     return path
 
 
@@ -158,12 +247,12 @@ class _Choice:
 
     edition: str | None
     variants: tuple[str, ...]
-    edition_at: tuple
-    variants_at: tuple
-    at: tuple  # the scenario that chooses, or () for the file
+    edition_at: NodePath
+    variants_at: NodePath
+    at: NodePath  # the scenario that chooses, or () for the file
 
 
-def _choice(s: dict, at: tuple, default: _Choice) -> _Choice:
+def _choice(s: FileData | ScenarioData, at: NodePath, default: _Choice) -> _Choice:
     """What a scenario (or, at (), the file) chooses; what it leaves out comes from `default`."""
     edition, edition_at = (s["edition"], at + ("edition",)) if "edition" in s else (
         default.edition, default.edition_at)
@@ -181,7 +270,7 @@ class _Rulesets:
         self.here = here
         self.text, self.name = read(str(path))
         self.clauses = parse(self.text, self.name)
-        self.loaded: dict[tuple, Loaded | SelectionError | RulesError] = {}
+        self.loaded: dict[tuple[str | None, tuple[str, ...]], Loaded | SelectionError | RulesError] = {}
 
     def _check(self, edition: str | None, variants: tuple[str, ...]) -> Loaded:
         return check_selection(self.clauses, self.text, self.name, edition, variants)
@@ -209,7 +298,7 @@ class _Rulesets:
             self.here.error(_naming(choice, d.message), d.message + where, d.hint)
 
 
-def _naming(choice: _Choice, message: str) -> tuple:
+def _naming(choice: _Choice, message: str) -> NodePath:
     """The node that names what a message is about: the edition or the variant it quotes first,
     or else the variants or the edition; a node of the scenario itself before one of the file's."""
     named = [("edition", choice.edition, choice.edition_at),
@@ -222,9 +311,9 @@ def _naming(choice: _Choice, message: str) -> tuple:
     return own[0] if own else choice.variants_at or choice.edition_at or choice.at or ("ruleset",)
 
 
-def _check_position(c: Compiled, position: dict, at: tuple, here: Located) -> None:
+def _check_position(c: Compiled, position: PositionData, at: NodePath, here: Located) -> None:
     copies = Counter(c.face_of)
-    used: Counter = Counter()
+    used: Counter[int] = Counter()
     for name, content in position["zones"].items():
         for path, face in _check_zone(c, name, content, at + ("zones",), here):
             index = c.face_index[face.lower()]
@@ -246,7 +335,8 @@ def _check_position(c: Compiled, position: dict, at: tuple, here: Located) -> No
                        f"shared zones of cards: {', '.join(shared) or 'none'}")
 
 
-def _check_zone(c: Compiled, name: str, content, at: tuple, here: Located, counts: bool = False) -> list:
+def _check_zone(c: Compiled, name: str, content: Seen, at: NodePath, here: Located,
+                counts: bool = False) -> list[tuple[NodePath, str]]:
     """Check a zone's name, its shape and its faces; return the faces with their paths."""
     zone = _zone(c, name)
     if zone is None:
@@ -260,13 +350,14 @@ def _check_zone(c: Compiled, name: str, content, at: tuple, here: Located, count
         here.error(at, f"'{name}' is {'a per-seat' if zone.per_seat else 'a shared'} zone: write {shape}")
         return []
     if counts:
-        for seat in content if zone.per_seat else ():
+        for seat in content if isinstance(content, dict) else ():  # a zone per seat
             _check_seat(c, seat, at, here)
         return []
-    if zone.per_seat:
-        lists = [(at + (seat,), cards) for seat, cards in content.items() if _check_seat(c, seat, at, here)]
+    if isinstance(content, dict):  # a zone per seat
+        lists = [(at + (seat,), cards) for seat, cards in content.items()
+                 if isinstance(cards, list) and _check_seat(c, seat, at, here)]
     else:
-        lists = [(at, content)]
+        lists = [(at, content)] if isinstance(content, list) else []
     faces = []
     for path, cards in lists:
         for k, item in enumerate(cards):
@@ -282,7 +373,7 @@ def _check_zone(c: Compiled, name: str, content, at: tuple, here: Located, count
     return [(path, face) for path, face in faces if _known_face(c, face, path, here)]
 
 
-def _check_view(c: Compiled, name: str, seen, at: tuple, here: Located) -> None:
+def _check_view(c: Compiled, name: str, seen: Seen, at: NodePath, here: Located) -> None:
     """A zone as a seat sees it: cards where it may see them, else a number of cards; a per-seat
     zone may mix the two, seat by seat."""
     if not isinstance(seen, dict):
@@ -294,14 +385,14 @@ def _check_view(c: Compiled, name: str, seen, at: tuple, here: Located) -> None:
             _check_zone(c, name, part, at, here, counts=counts)
 
 
-def _check_seat(c: Compiled, seat: str, at: tuple, here: Located) -> bool:
+def _check_seat(c: Compiled, seat: str, at: NodePath, here: Located) -> bool:
     if int(seat) < c.players:
         return True
     here.error(at + (seat,), f"there is no seat {seat}: seats are 0 to {c.players - 1}", key=True)
     return False
 
 
-def _known_face(c: Compiled, face: str, path: tuple, here: Located) -> bool:
+def _known_face(c: Compiled, face: str, path: NodePath, here: Located) -> bool:
     if face.lower() in c.face_index:
         return True
     here.error(path, f"no card is called '{face}'",
@@ -317,8 +408,12 @@ def _zone(c: Compiled, name: str) -> Zone | None:
 # ---------------------------------------------------------------- running
 
 
+# `differ(path, what, expected, found, shown)`: a mismatch at `path` of the step, unless the two are equal
+Differ: TypeAlias = Callable[[NodePath, str, object, object, "str | None"], None]
+
+
 class _Failed(Exception):
-    def __init__(self, *mismatches: tuple[tuple, str]):
+    def __init__(self, *mismatches: tuple[NodePath, str]):
         super().__init__(mismatches[0][1])
         self.mismatches = mismatches  # (path in the step, message)
 
@@ -334,7 +429,8 @@ def run_one(sf: ScenarioFile, s: Scenario) -> Outcome:
     if model.options:
         log.append(f"{Path(model.file).name}{model.selection}, {s.compiled.players} players")
     at = ("scenarios", s.index)
-    step_at, what = at + ("position",), "position"
+    step_at: NodePath = at + ("position",)
+    what = "position"
     try:
         game = _start(s)
         ended = list(game.state.results)  # the rounds the last move (or the position) ended
@@ -354,13 +450,15 @@ def run_one(sf: ScenarioFile, s: Scenario) -> Outcome:
                 reason = _refuse(game, step["refuse"], step.get("by"), step.get("because"))
                 log.append(f"refuse {step['refuse']}{_by(step)}: {reason}")
     except _Failed as f:
-        failures = tuple(Diagnostic("error", f"scenario '{s.name}', {what}: {message}",
-                                    sf.span(step_at + where), "", sf.file) for where, message in f.mismatches)
-        return Outcome(s, tuple(sorted(failures, key=lambda d: (d.span.line, d.span.column))), tuple(log))
+        located = sorted(((sf.span(step_at + where), message) for where, message in f.mismatches),
+                         key=lambda found: (found[0].line, found[0].column))
+        failures = tuple(Diagnostic("error", f"scenario '{s.name}', {what}: {message}", span, "", sf.file)
+                         for span, message in located)
+        return Outcome(s, failures, tuple(log))
     return Outcome(s, (), tuple(log))
 
 
-def _by(step: dict) -> str:
+def _by(step: StepData) -> str:
     return f" by seat {step['by']}" if "by" in step else ""
 
 
@@ -380,7 +478,7 @@ def _start(s: Scenario) -> Game:
     return game
 
 
-def _move(game: Game, text: str, key: tuple = ()):
+def _move(game: Game, text: str, key: NodePath = ()) -> Move:
     """The `Move` a text names, its face in the ruleset's spelling; with the play's name left
     out, the plays open now (or, when none is, all plays) tell which play it is."""
     try:
@@ -428,7 +526,9 @@ def _refusal(game: Game, move: Move) -> str:
     the legal moves of the seat to move."""
     if game.over:
         return "the match is over"
-    if move in game.legal_moves(game.to_move):
+    seat = game.to_move
+    assert seat is not None  # a match under way has a seat to move
+    if move in game.legal_moves(seat):
         return ""
     try:
         game.action_of(move)  # a meld's faces written in another order name the same move
@@ -437,67 +537,75 @@ def _refusal(game: Game, move: Move) -> str:
     return ""
 
 
-def _expect(game: Game, want: dict, ended: list) -> None:
+def _expect(game: Game, want: ExpectData, ended: list[RoundResult]) -> None:
     """Compare every expectation of one step; fail with all that differ."""
     c, st = game.c, game.state
-    bad: list[tuple[tuple, str]] = []
+    bad: list[tuple[NodePath, str]] = []
 
-    def differ(path: tuple, what: str, expected, found, shown=None) -> None:
+    def differ(path: NodePath, what: str, expected: object, found: object, shown: str | None = None) -> None:
         if expected != found:
             bad.append((("expect",) + path, f"{what}: expected {_text(expected)}, found {_text(found)}"
                         + (f" ({shown})" if shown else "")))
 
-    for key in ("zones", "counts"):
-        for name, content in want.get(key, {}).items():
-            zone, index = _zone(c, name), c.zone_index[name]
-            for seat, expected in content.items() if zone.per_seat else [(None, content)]:
+    expected_zones: dict[str, Mapping[str, ZoneData | Count]] = {
+        "zones": want.get("zones", {}), "counts": want.get("counts", {})}
+    for key, part in expected_zones.items():
+        for name, content in part.items():
+            index = c.zone_index[name]
+            zone = c.model.zones[index]
+            per_seat: Iterable[tuple[str | None, list[Cards] | int]] = (
+                content.items() if isinstance(content, dict) else [(None, content)])  # dict: a zone per seat
+            for seat, expected in per_seat:
                 now = st.zones[index] if seat is None else st.zones[index][int(seat)]
-                path, what = (key, name), f"{key}.{name}"
+                path: NodePath = (key, name)
+                what = f"{key}.{name}"
                 if seat is not None:
                     path, what = path + (seat,), what + f" of seat {seat}"
-                if key == "counts":
+                if isinstance(expected, int):  # a count
                     differ(path, what, expected, sum(map(len, now)) if zone.piles else len(now))
                 elif zone.piles:
-                    differ(path, what, [[_face(c, f) for f in p] for p in expected],
+                    differ(path, what, _faces(c, expected, piles=True),
                            [[c.faces[c.face_of[x]] for x in p] for p in now])
                 else:
                     cards = [c.faces[c.face_of[x]] for x in now]
-                    expected = [_face(c, f) for f in expected]
-                    differ(path, what, expected, cards,
-                           "the same cards in another order; top last" if sorted(expected) == sorted(cards) else None)
-    seat = want.get("by", game.to_move)
+                    faces = _faces(c, expected, piles=False)
+                    differ(path, what, faces, cards,
+                           "the same cards in another order; top last" if sorted(faces) == sorted(cards) else None)
+    by = want.get("by", game.to_move)
     if "view" in want:
-        _expect_view(game, want["view"], seat, differ, bad)
+        _expect_view(game, want["view"], by, differ, bad)
     if "values" in want:
-        shown = game.values(seat)
-        differ(("values",), "values" + ("" if seat is None else f", as seat {seat} sees them"), want["values"],
+        shown = game.values(by)
+        differ(("values",), "values" + ("" if by is None else f", as seat {by} sees them"), want["values"],
                {name: shown.get(name, "(no such value)") for name in want["values"]})
     now = {"to_move": game.to_move, "active": None if game.over else st.active, "round": st.round,
            "totals": st.totals, "match_over": game.over, "winners": game.winners(), "cards_in_play": c.deck_size}
-    for key in (k for k in now if k in want):
-        differ((key,), key, want[key], now[key])
+    fields: Mapping[str, object] = want
+    for key in (k for k in now if k in fields):
+        differ((key,), key, fields[key], now[key])
     if "round_over" in want:
         last = _result(ended[-1]) if ended else None
-        expected = want["round_over"]
-        if isinstance(expected, dict) and last is not None:
-            last = {k: last[k] for k in expected}
-        elif expected is True or last is None:
-            last = last is not None
-        differ(("round_over",), "round_over (of the last move)", expected, last)
+        expected_end = want["round_over"]
+        found_end: object = last
+        if isinstance(expected_end, dict) and last is not None:
+            found_end = {k: last[k] for k in expected_end}
+        elif expected_end is True or last is None:
+            found_end = last is not None
+        differ(("round_over",), "round_over (of the last move)", expected_end, found_end)
     if "results" in want:
         results = [_result(r) for r in st.results]
         if len(want["results"]) != len(results):
             differ(("results",), "results", want["results"], results)
         # A length mismatch is reported above; the results both lists have are compared one by one.
-        for k, (expected, found) in enumerate(zip(want["results"], results, strict=False)):
-            differ(("results", k), f"results[{k}]", expected, {key: found[key] for key in expected})
-    legal = [str(m) for m in game.legal_moves(seat)] if seat is not None else []
-    for key, must in (("legal", True), ("not_legal", False)):
-        for k, text in enumerate(want.get(key, ())):
+        for k, (expected_result, found) in enumerate(zip(want["results"], results, strict=False)):
+            differ(("results", k), f"results[{k}]", expected_result, {key: found[key] for key in expected_result})
+    legal = [str(m) for m in game.legal_moves(by)] if by is not None else []
+    for key, must, texts in (("legal", True, want.get("legal", [])), ("not_legal", False, want.get("not_legal", []))):
+        for k, text in enumerate(texts):
             move = _move(game, text, ("expect", key, k))
             if (str(move) in legal) != must:
-                why = game.why_illegal(move) if must and seat == game.to_move else ""
-                who = "anyone: the match is over" if seat is None else f"seat {seat}"
+                why = game.why_illegal(move) if must and by == game.to_move else ""
+                who = "anyone: the match is over" if by is None else f"seat {by}"
                 bad.append((("expect", key, k), f"{key}: '{move}' is {'not ' if must else ''}legal for {who}"
                             + (f": {why}" if why else "")))
     if "legal_count" in want:
@@ -506,21 +614,22 @@ def _expect(game: Game, want: dict, ended: list) -> None:
         raise _Failed(*bad)
 
 
-def _expect_view(game: Game, want: dict, seat: int | None, differ, bad: list) -> None:
+def _expect_view(game: Game, want: dict[str, Seen], seat: int | None, differ: Differ,
+                 bad: list[tuple[NodePath, str]]) -> None:
     """Compare what `seat` sees of each zone: its cards, or how many there are where it may not look."""
     if seat is None:
         bad.append((("expect", "view"), "view: the match is over: say whose view with `by: SEAT`"))
         return
     c, zones = game.c, game.view(seat)["zones"]
     for name, content in want.items():
-        zone = _zone(c, name)
-        for owner, expected in content.items() if zone.per_seat else [(None, content)]:
+        zone = c.model.zones[c.zone_index[name]]
+        per_seat: Iterable[tuple[str | None, list[Cards] | int]] = (
+            content.items() if isinstance(content, Mapping) else [(None, content)])  # a zone per seat
+        for owner, seen in per_seat:
             shown = zones[name] if owner is None else zones[name][int(owner)]
             found = shown["count"] if isinstance(shown, dict) else shown
-            if isinstance(expected, list):
-                expected = ([[_face(c, f) for f in p] for p in expected] if zone.piles
-                            else [_face(c, f) for f in expected])
-            path = ("view", name) + (() if owner is None else (owner,))
+            expected = _faces(c, seen, zone.piles) if isinstance(seen, list) else seen
+            path: NodePath = ("view", name) + (() if owner is None else (owner,))
             what = f"view.{name}" + ("" if owner is None else f" of seat {owner}") + f", as seat {seat} sees it"
             differ(
                 path,
@@ -535,15 +644,22 @@ def _expect_view(game: Game, want: dict, seat: int | None, differ, bad: list) ->
             )
 
 
-def _result(r) -> dict:
+def _result(r: RoundResult) -> dict[str, object]:
     return {"round": r.round, "reason": r.reason, "scores": list(r.scores), "totals": list(r.totals)}
+
+
+def _faces(c: Compiled, cards: list[Cards], piles: bool) -> list[list[str]] | list[str]:
+    """Cards a scenario expects, each face in the ruleset's spelling: piles, or cards."""
+    if piles:
+        return [[_face(c, f) for f in pile] for pile in cards]
+    return [_face(c, f) for f in cards if isinstance(f, str)]  # a zone of cards: `load` checked none is a list
 
 
 def _face(c: Compiled, face: str) -> str:
     return c.faces[c.face_index[face.lower()]]
 
 
-def _text(x) -> str:
+def _text(x: object) -> str:
     """A value as a scenario file writes it: faces bare, lists in brackets."""
     if isinstance(x, bool) or x is None:
         return {True: "true", False: "false", None: "null"}[x]

@@ -12,10 +12,13 @@ other part is a clause of its own, told with the values it is made of: the terms
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from . import model as m
-from .compile import ROUND, TOTALS, ZONES, Compiled, expressions
+from .compile import ROUND, TOTALS, ZONES, Compiled, Env, expressions, type_of
+from .engine import Game
 from .redact import sees
 from .unparse import unparse
 
@@ -53,7 +56,7 @@ class Scorer:
         self.slot = compiled.score_slot
         self.reads = _zones_read(self.model.score.expr)
 
-    def scores(self, game, viewer: int) -> list[int]:
+    def scores(self, game: Game, viewer: int) -> list[int]:
         """Each seat's score now, from what `viewer` may see (-1: public zones only)."""
         env = self._env(game, viewer)
         out = []
@@ -67,18 +70,19 @@ class Scorer:
         return tuple(z.name for z in self.model.zones if z.name in self.reads and not all(
             sees(z, owner, viewer) for owner in (range(self.c.players) if z.per_seat else (None,))))
 
-    def breakdown(self, game, seat: int, viewer: int) -> Breakdown:
+    def breakdown(self, game: Game, seat: int, viewer: int) -> Breakdown:
         env = self._env(game, viewer)
         env[self.slot] = seat
         clauses: list[Clause] = []
         value, formula = self._explain(self.model.score.expr, {self.var: self.slot}, env, clauses)
-        return Breakdown(seat, value, formula, tuple(clauses), self.unseen(viewer))
+        total = cast(int, value)  # the checker types `score` a number
+        return Breakdown(seat, total, formula, tuple(clauses), self.unseen(viewer))
 
     # -------------------------------------------------------------- evaluating
 
-    def _env(self, game, viewer: int) -> list:
+    def _env(self, game: Game, viewer: int) -> Env:
         st, env = game.state, list(game.env)
-        zones = []
+        zones: list[object] = []
         for zone, content in zip(self.model.zones, st.zones, strict=True):
             if zone.per_seat:
                 zones.append([part if sees(zone, owner, viewer) else [] for owner, part in enumerate(content)])
@@ -87,10 +91,14 @@ class Scorer:
         env[ZONES], env[ROUND], env[TOTALS] = zones, st.round, st.totals
         return env
 
-    def _value(self, e, slots, env):
+    def _value(self, e: object, slots: dict[str, int], env: Env) -> object:
         return self.exprs.expr(e, slots)(env)
 
-    def _explain(self, e, slots, env, clauses: list[Clause]) -> tuple[object, str]:
+    def _collection(self, e: object, slots: dict[str, int], env: Env) -> Iterable[object]:
+        return cast(Iterable[object], self._value(e, slots, env))  # the checker typed `e` a collection
+
+    def _explain(self, e: object, slots: dict[str, int], env: Env,
+                 clauses: list[Clause]) -> tuple[object, str]:
         """The value of `e` and its formula; clauses found on the way are added to `clauses`."""
         match e:
             case m.Op(op=op, left=left, right=right) if op in _ARITHMETIC:
@@ -108,14 +116,14 @@ class Scorer:
         clauses.append(Clause(unparse(e), self._detail(e, slots, env), value))
         return value, str(value)
 
-    def _sides(self, cond, slots, env) -> str:
+    def _sides(self, cond: object, slots: dict[str, int], env: Env) -> str:
         """A comparison's two sides as they are now: `2 == 3`."""
         if isinstance(cond, m.Op) and cond.op in ("==", "!=", "<", "<=", ">", ">="):
-            return f"{self._shown(self._value(cond.left, slots, env), cond.left.type)} {cond.op} " \
-                   f"{self._shown(self._value(cond.right, slots, env), cond.right.type)}"
+            return f"{self._shown(self._value(cond.left, slots, env), type_of(cond.left))} {cond.op} " \
+                   f"{self._shown(self._value(cond.right, slots, env), type_of(cond.right))}"
         return ""
 
-    def _detail(self, e, slots, env) -> str:
+    def _detail(self, e: object, slots: dict[str, int], env: Env) -> str:
         """What a clause is made of: its terms, each with what it was counted for."""
         while isinstance(e, m.Defined):
             e = e.body
@@ -124,25 +132,25 @@ class Scorer:
                 slot = max([self.slot, *slots.values()]) + 1
                 inner = {**slots, var: slot}
                 terms = []
-                kind = _element(coll.type)
-                for x in self._value(coll, slots, env):
+                kind = _element(type_of(coll))
+                for x in self._collection(coll, slots, env):
                     env[slot] = x
                     value = self._value(body, inner, env)
                     if value != _IDENTITY[fn]:
                         terms.append(f"{value} ({self._shown(x, kind)})")
                 return _joined(terms, " + " if fn == "sum" else " × ")
             case m.Call(function="sum" | "product" as fn, args=(arg,)):
-                values = [str(v) for v in self._value(arg, slots, env) if v != _IDENTITY[fn]]
+                values = [str(v) for v in self._collection(arg, slots, env) if v != _IDENTITY[fn]]
                 return _joined(values, " + " if fn == "sum" else " × ")
         return ""
 
-    def _shown(self, x, kind: str) -> str:
+    def _shown(self, x: object, kind: str) -> str:
         """A value of type `kind` as a player reads it: a card by its face, a pile or a zone by
         its cards, a list in brackets."""
         faces, face_of = self.c.faces, self.c.face_of
         if kind == "card":
-            return faces[face_of[x]] if 0 <= x < len(face_of) else "–"
-        if kind in ("pile", "zone", "list:card"):
+            return faces[face_of[x]] if isinstance(x, int) and 0 <= x < len(face_of) else "–"
+        if kind in ("pile", "zone", "list:card") and isinstance(x, list | tuple):
             return " ".join(faces[face_of[c]] for c in x) or "–"
         if isinstance(x, list):
             return "[" + ", ".join(self._shown(y, _element(kind)) for y in x) + "]"
@@ -160,11 +168,11 @@ def _joined(terms: list[str], sep: str) -> str:
     return sep.join(terms)
 
 
-def _wrap(e, formula: str) -> str:
+def _wrap(e: object, formula: str) -> str:
     return f"({formula})" if isinstance(e, m.Op) and e.op in ("+", "-") else formula
 
 
-def _zones_read(e) -> set[str]:
+def _zones_read(e: object) -> set[str]:
     from .book import zones_read  # one walker of expressions for zones
 
     return zones_read(e)

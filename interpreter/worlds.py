@@ -242,7 +242,7 @@ class Sampler:
 class Memory:
     """A bot's knowledge of its match, brought up to date from each `SeatView`."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.knowledge: Knowledge | None = None
         self.start: dict | None = None
 

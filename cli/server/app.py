@@ -13,10 +13,12 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from importlib.resources import files
+from typing import TypedDict, cast
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -24,11 +26,14 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ...interpreter.bots import SeatView
 from ...interpreter.compile import Compiled, compile_ruleset
 from ...interpreter.engine import EngineError
 from ...interpreter.errors import CardrulesError, clip
+from ...interpreter.export import Json
 from ...interpreter.seats import KINDS, SeatError, parse_seat
 from .tables import Table, Tables, load_spec
 
@@ -50,6 +55,21 @@ SECURITY = {  # the page loads only its own files and talks only to its own serv
 }
 
 
+class Variant(TypedDict):
+    name: str
+    requires: list[str]
+
+
+class Offered(TypedDict):
+    """A shipped ruleset as the lobby offers it."""
+
+    name: str
+    title: str
+    counts: list[int]
+    editions: list[str]
+    variants: list[Variant]
+
+
 def _page(name: str) -> str:
     return (files("cardrules.cli.server") / "static" / name).read_text("utf-8")
 
@@ -63,10 +83,10 @@ class Connection:
 
     def __init__(self, socket: WebSocket, table: Table, seat: int, rate: float = RATE):
         self.socket, self.table, self.seat, self.rate = socket, table, seat, rate
-        self.outbox: asyncio.Queue = asyncio.Queue(OUTBOX)
+        self.outbox: asyncio.Queue[Json | None] = asyncio.Queue(OUTBOX)  # None: close the socket
         self.tokens, self.refilled, self.strikes = float(BURST), time.monotonic(), 0
 
-    def send(self, message: dict) -> None:
+    def send(self, message: Json) -> None:
         """Queue `message` for this socket; a browser too slow to take them is let go."""
         try:
             self.outbox.put_nowait(message)
@@ -103,7 +123,7 @@ class Server:
         self.sockets: dict[tuple[str, int], Connection] = {}
         self.pool = ThreadPoolExecutor(BOT_WORKERS, thread_name_prefix="cardrules-bot")
         self.disk = ThreadPoolExecutor(1, thread_name_prefix="cardrules-sync")  # a disk flush holds up no table
-        self.tasks: set[asyncio.Task] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
 
     # ---------------------------------------------------------------- the tables going on
 
@@ -132,10 +152,13 @@ class Server:
         try:
             while table.bot_to_move():
                 bot, given = table.bot_turn()
+                # `bots.Bot` names a SeatView; a bot that does not observe reads only `actions()`,
+                # which the table's `_Legal` gives, as `bots.Choices` does
+                seen = cast(SeatView, given)
                 if getattr(bot, "observes", False):
-                    action = await loop.run_in_executor(self.pool, bot.choose, given)
+                    action = await loop.run_in_executor(self.pool, bot.choose, seen)
                 else:
-                    action = bot.choose(given)
+                    action = bot.choose(seen)
                     await asyncio.sleep(0)  # a long run of quick bots lets the other tables in
                 try:
                     table.play(action)
@@ -217,7 +240,7 @@ class Server:
                 self.broadcast(table)
                 self.start_bots(table)
 
-    def _answer(self, table: Table, seat: int, message: dict) -> dict:
+    def _answer(self, table: Table, seat: int, message: Json) -> Json:
         kind = message.get("type")
         if "seat" in message and message["seat"] != seat:
             raise Refused(f"this link plays seat {seat} only; a message for seat {clip(str(message['seat']), 10)} "
@@ -293,10 +316,10 @@ async def _refuse(socket: WebSocket, code: int, why: str) -> None:
         pass
 
 
-def _message(message: dict) -> dict:
+def _message(message: Mapping[str, object]) -> Json:
     """A browser's message as a JSON object, or `Refused` saying what is wrong with it."""
     text = message.get("text")
-    if text is None:
+    if not isinstance(text, str):  # None: a binary frame
         raise Refused("messages are JSON text, not binary frames")
     if len(text) > MAX_MESSAGE:
         raise Refused(f"a message of {len(text):,} characters: at most {MAX_MESSAGE:,}")
@@ -319,31 +342,31 @@ async def _body(request: Request) -> bytes:
     return body
 
 
-def shipped() -> list[dict]:
+def shipped() -> list[Offered]:
     """The shipped rulesets as the lobby offers them: editions, variants, player counts."""
-    return [dict(info) for info in _shipped()]
+    return [Offered(**info) for info in _shipped()]
 
 
 @lru_cache(maxsize=1)
-def _shipped() -> tuple:
+def _shipped() -> tuple[Offered, ...]:
     found = []
     for entry in sorted(files("cardrules.rulesets").iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".rules"):
             continue
         name = entry.name[:-len(".rules")]
         model = load_spec(name).model
-        found.append((("name", name), ("title", model.title), ("counts", list(model.counts)),
-                      ("editions", [o.name for o in model.options if o.kind == "edition"]),
-                      ("variants", [{"name": o.name, "requires": list(o.requires)}
-                                    for o in model.options if o.kind == "variant"])))
+        found.append(Offered(name=name, title=model.title, counts=list(model.counts),
+                             editions=[o.name for o in model.options if o.kind == "edition"],
+                             variants=[Variant(name=o.name, requires=list(o.requires))
+                                       for o in model.options if o.kind == "variant"]))
     return tuple(found)
 
 
-def _table_asked(asked: dict) -> tuple[str, list[str]]:
+def _table_asked(asked: Json) -> tuple[str, list[str]]:
     """The spec and seats a lobby request asks for, only of shipped rulesets and their options."""
     offered = {r["name"]: r for r in shipped()}
     name, edition, variants, seats = (asked.get(k) for k in ("ruleset", "edition", "variants", "seats"))
-    if name not in offered:
+    if not isinstance(name, str) or name not in offered:
         raise Refused(f"no shipped ruleset {clip(json.dumps(name), 40)}: " + ", ".join(offered))
     ruleset = offered[name]
     if edition not in (None, "", *ruleset["editions"]):
@@ -372,7 +395,7 @@ def make_app(tables: Tables, lobby: bool, rate: float = RATE) -> Starlette:
     server = Server(tables, lobby, rate)
 
     @asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         for table in list(tables.open.values()):
             server.start_bots(table)
         try:
@@ -396,14 +419,14 @@ def make_app(tables: Tables, lobby: bool, rate: float = RATE) -> Starlette:
 class SecurityHeaders:
     """Every HTTP response carries `SECURITY`'s headers."""
 
-    def __init__(self, app):
+    def __init__(self, app: ASGIApp):
         self.app = app
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
 
-        async def with_headers(message):
+        async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []),
                                       *((k.lower().encode(), v.encode()) for k, v in SECURITY.items())]

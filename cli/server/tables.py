@@ -16,17 +16,20 @@ import os
 import random
 import secrets
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from ...interpreter import gamelog, outputs
+from ...interpreter.bots import Bot, SeatView
 from ...interpreter.bots import Table as Seating
 from ...interpreter.cards import UnknownCard, describe
 from ...interpreter.compile import Compiled, compile_ruleset
-from ...interpreter.engine import EngineError, Game, new_game
+from ...interpreter.engine import Action, EngineError, Game, new_game
 from ...interpreter.errors import CardrulesError, clip
+from ...interpreter.export import Json
 from ...interpreter.load import Loaded, load, resolve, split_selection
 from ...interpreter.narration import narrate, round_words, snapshot
 from ...interpreter.notation import MoveError, parse_move
@@ -76,11 +79,12 @@ def lasting_spec(spec_text: str) -> str:
     return path + selection_text(spec.edition, spec.variants, house)
 
 
-def text_of(renderable) -> str:
+def text_of(renderable: RenderableType) -> str:
     """A rich renderable as plain text, as the terminal would show it without colour."""
-    console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False, markup=False, emoji=False)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=100, color_system=None, highlight=False, markup=False, emoji=False)
     console.print(renderable)
-    return console.file.getvalue().rstrip()
+    return buffer.getvalue().rstrip()
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,7 @@ class Table:
     what its seat knows (`bot_turn`), so a bot in a worker thread never reads the live game."""
 
     def __init__(self, table_id: str, compiled: Compiled, spec: str, kinds: list[str], seed: int,
-                 tokens: dict[int, str], journal: outputs.Journal, moves: list[str] = ()):
+                 tokens: dict[int, str], journal: outputs.Journal, moves: Sequence[str] = ()):
         self.id, self.compiled, self.spec, self.kinds, self.seed = table_id, compiled, spec, kinds, seed
         self.tokens, self.journal = tokens, journal
         game = new_game(compiled, seed)
@@ -122,14 +126,14 @@ class Table:
     def is_person(self, seat: int) -> bool:
         return self.kinds[seat] == HUMAN
 
-    def token_fits(self, seat: int, token) -> bool:
+    def token_fits(self, seat: int, token: object) -> bool:
         """Whether `token` is the secret of `seat` (compared in constant time)."""
         own = self.tokens.get(seat)
         return own is not None and isinstance(token, str) and secrets.compare_digest(own.encode(), token.encode())
 
     # ---------------------------------------------------------------- what a seat is sent
 
-    def state_for(self, seat: int) -> dict:
+    def state_for(self, seat: int) -> Json:
         """The table as `seat` may see it: its view, its moves when it is to move, the moves so far
         as it saw them, the rounds' results, the winners once the match is over."""
         game = self.game
@@ -205,7 +209,7 @@ class Table:
             return f"it is not your turn: seat {game.to_move} is to move"
         return ""
 
-    def _action(self, seat: int, text: str) -> tuple:
+    def _action(self, seat: int, text: str) -> Action:
         game = self.game
         moves = game.legal_moves(seat)
         if text.isascii() and text.isdigit():
@@ -217,10 +221,11 @@ class Table:
 
     # ---------------------------------------------------------------- the match going on
 
-    def _play(self, action: tuple) -> tuple[int, str]:
+    def _play(self, action: Action) -> tuple[int, str]:
         """Play `action`, and tell each seat what it did as that seat may know it (narration)."""
         game = self.game
         seat, move = game.to_move, game.move_of(action)
+        assert seat is not None  # an action is the seat's to move
         before = snapshot(game)
         self.seating.play(action)
         self.moves.append(str(move))
@@ -229,26 +234,28 @@ class Table:
                         if self.is_person(viewer) else ())
         return seat, str(move)
 
-    def play(self, action: tuple) -> None:
+    def play(self, action: Action) -> None:
         """Play `action` for the seat to move, write it to the journal, and the result at the end."""
         game = self.game
         seat, text = self._play(action)
         self.journal.append(gamelog.move_line(seat, text))
-        if game.over:
-            self.journal.append(gamelog.result_line(gamelog.result_of(game)))
+        result = gamelog.result_of(game)
+        if result is not None:  # the match is over
+            self.journal.append(gamelog.result_line(result))
             self.journal.sync()
         elif game.state.round_plays > self.round_bound:
             raise EngineError(*endless_round(game))
 
     def bot_to_move(self) -> bool:
-        game = self.game
-        return not game.over and not self.broken and not self.is_person(game.to_move)
+        game, seat = self.game, self.game.to_move
+        return not game.over and not self.broken and seat is not None and not self.is_person(seat)
 
-    def bot_turn(self):
+    def bot_turn(self) -> tuple[Bot, SeatView | _Legal]:
         """The bot to move and what it is given (a copy: views, public flow, legal actions)."""
         from ..play import bot_for
 
         seat = self.game.to_move
+        assert seat is not None  # `bot_to_move` said a bot is to move
         bot = bot_for(self.kinds[seat], self.seed, seat, len(self.moves))
         if getattr(bot, "observes", False):
             return bot, self.seating.seat_view(seat)
@@ -262,9 +269,9 @@ class Table:
 class _Legal:
     """The legal actions alone, for a bot that reads nothing else (as `bots.Choices`, but a copy)."""
 
-    legal: tuple
+    legal: tuple[Action, ...]
 
-    def actions(self) -> tuple:
+    def actions(self) -> tuple[Action, ...]:
         return self.legal
 
 
@@ -308,7 +315,7 @@ class Tables:
     def reopen(self) -> list[tuple[str, str]]:
         """Open every unfinished table of the folder where it stood; returns the tables that could
         not be opened, each with why (a broken journal, a ruleset gone, another server's lock)."""
-        failed = []
+        failed: list[tuple[str, str]] = []
         if not self.data.is_dir():
             return failed
         for path in sorted(self.data.glob("*" + JOURNAL)):
