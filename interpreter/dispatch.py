@@ -15,14 +15,20 @@ class UnknownNode(TypeError):
     """A reader met a node class it has no method for: an internal error, not a bad input."""
 
 
+_FOUND: dict[tuple[type, str, type], str] = {}  # (reader's class, prefix, node's class) -> the method's name
+
+
 def visit(owner: object, prefix: str, node: object) -> Callable[..., Any]:
     """The bound method of `owner` for `node`: `prefix` and the name of its class or of the
-    nearest base class that has one."""
-    for cls in type(node).__mro__:
-        method = getattr(owner, prefix + cls.__name__, None)
-        if method is not None:
-            return method  # type: ignore[no-any-return]
-    raise unknown(owner, node)
+    nearest base class that has one (found once per pair of classes)."""
+    key = (type(owner), prefix, type(node))
+    name = _FOUND.get(key)
+    if name is None:
+        name = next((prefix + cls.__name__ for cls in type(node).__mro__ if hasattr(owner, prefix + cls.__name__)), "")
+        if not name:
+            raise unknown(owner, node)
+        _FOUND[key] = name
+    return getattr(owner, name)  # type: ignore[no-any-return]
 
 
 def unknown(owner: object, node: object) -> UnknownNode:

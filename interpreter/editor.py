@@ -530,6 +530,9 @@ def _place_kinds(node: object, kinds: dict[Span, tuple[str, ...]]) -> None:
             for name, wanted in _PART_KINDS.get(type(node), {}).items():
                 note(getattr(node, name), wanted)
     match node:
+        case s.Clause():
+            for name in (*node.fields, "items"):
+                _place_kinds(getattr(node, name), kinds)
         case tuple() | list():
             for x in node:
                 _place_kinds(x, kinds)
@@ -578,13 +581,11 @@ def _clause_names(c: s.Clause, bound: dict[str, Span], out: list[Occurrence]) ->
             if isinstance(ident, s.Ident):
                 binders.append(ident)
     inner = {**bound, **{b.text: b.span for b in binders}}
-    for f in fields(c):
-        value = getattr(c, f.name)
-        if f.name in ("span", "provs", "items") or (f.name == "language" and isinstance(c, (s.Label, s.Language,
-                                                                                            s.Face))):
+    for name in c.fields:
+        if name == "language" and isinstance(c, (s.Label, s.Language, s.Face)):
             continue  # a language's code, not a name of the ruleset
-        if (f.name, type(c)) in (("params", s.Define), ("seat", s.Score)):
+        if (name, type(c)) in (("params", s.Define), ("seat", s.Score)):
             out.extend(Occurrence(b.text, b.span, b.span) for b in binders)
         else:
-            _names(value, bound if isinstance(c, (s.Play, s.Define)) and f.name == "name" else inner, out)
+            _names(getattr(c, name), bound if isinstance(c, (s.Play, s.Define)) and name == "name" else inner, out)
     _names(c.items, inner, out)

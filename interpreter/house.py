@@ -187,7 +187,7 @@ def _set(clauses: list[s.Clause], change: Change, at: NodePath, why: s.Prov, her
         here.error(at + ("to",), f"'{name.text}' takes {low.value}..{high.value}, not {change['to']}",
                    f"the ruleset declares its range (line {c.span.line}); its default is {default.value}")
         return
-    clauses[index] = replace(c, default=s.Number(change["to"], _in_house(here, at + ("to",))), provs=c.provs + (why,))
+    clauses[index] = c.replace(default=s.Number(change["to"], _in_house(here, at + ("to",))), provs=c.provs + (why,))
 
 
 def _cards(clauses: list[s.Clause], change: Change, at: NodePath, why: s.Prov, here: Located) -> None:
@@ -208,7 +208,7 @@ def _cards(clauses: list[s.Clause], change: Change, at: NodePath, why: s.Prov, h
     span = _in_house(here, at + ("copies",) if "copies" in change else at)  # what the checker finds is told here
     item = s.Copies(s.Number(copies, span), provs=(why,), span=span)
     items = tuple(item if i is old else i for i in c.items) if old else c.items + (item,)
-    clauses[index] = replace(c, items=items)
+    clauses[index] = c.replace(items=items)
 
 
 def _in_house(here: Located, path: NodePath) -> Span:
@@ -241,7 +241,7 @@ def _replace(clauses: list[s.Clause], change: Change, at: NodePath, why: s.Prov,
         here.error(at + ("with",), f"the snippet must be one clause, {options.show_key(key)}; it holds {found}",
                    f"write {options.show_key(key)} {{ ... }} with the same kind and name")
         return
-    clauses[index] = replace(snippet[0], provs=snippet[0].provs + (why,))
+    clauses[index] = snippet[0].replace(provs=snippet[0].provs + (why,))
 
 
 def _only(text: str, node: yaml.ScalarNode) -> str:

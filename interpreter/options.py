@@ -14,7 +14,7 @@ at the variant that refuses it.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeAlias
 
 from . import model as m
@@ -245,7 +245,7 @@ def _apply_items(clauses: list[s.Clause], option: Option, items: tuple[s.Clause,
                        f"extend a block ({', '.join(sorted(EXTENDABLE))}); replace this clause instead")
         else:
             base = clauses[at]
-            clauses[at] = replace(base, items=base.items + clause.items, provs=base.provs + clause.provs)
+            clauses[at] = base.replace(items=base.items + clause.items, provs=base.provs + clause.provs)
 
 
 def selections(d: Declared) -> list[tuple[str | None, tuple[str, ...]]]:

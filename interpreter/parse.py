@@ -12,7 +12,6 @@ import re
 import sys
 import unicodedata
 from contextvars import ContextVar
-from dataclasses import replace
 from functools import lru_cache
 from importlib.resources import files
 
@@ -381,7 +380,7 @@ class _ToAst(Transformer):
         """An effect with its provenance; with `when COND`, a `Guarded` holding it."""
         effect, when = c[0], c[1]
         if when is None:
-            return replace(effect, provs=_provs(c[2]), span=_span(meta))
+            return effect.replace(provs=_provs(c[2]), span=_span(meta))
         return _node(s.Guarded, meta, c[2], effect, when)
 
     def play_meld(self, meta, c):

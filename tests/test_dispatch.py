@@ -21,7 +21,6 @@ from .helpers import QUICK
 KLATS = RULESETS / "klats.rules"
 
 
-@dataclass(frozen=True, kw_only=True)
 class Teleport(s.Effect):
     """An effect the checker has no method for."""
 
@@ -38,7 +37,7 @@ class Vanish:
 
 
 def _with_effect(clauses: list[s.Clause], play: str, effect: s.Clause) -> list[s.Clause]:
-    return [replace(c, items=c.items + (effect,)) if isinstance(c, s.Play) and c.name.text == play else c
+    return [c.replace(items=c.items + (effect,)) if isinstance(c, s.Play) and c.name.text == play else c
             for c in clauses]
 
 
