@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.segment import Segment
 
-from ..interpreter import gamelog
 from ..interpreter.compile import Compiled, ConfigError, compile_ruleset
 from ..interpreter.diagnostics import RulesError, render_all
 from ..interpreter.errors import EXIT_FINDINGS, EXIT_USAGE, clip
 from ..interpreter.files import is_regular_file
 from ..interpreter.load import Loaded, load, resolve, split_selection
 from ..interpreter.options import SelectionError
-from ..interpreter.seats import Seat, SeatError, parse_seats
 from . import i18n
+
+if TYPE_CHECKING:  # logs and seats: imported by the commands that read them (`check` does not)
+    from ..interpreter.gamelog import GameLog
+    from ..interpreter.seats import Seat
 
 # Control characters, and the marks that reorder text on screen, as they come from a file
 # (ESC clears a screen or retitles a window): shown as escapes, never sent to the terminal.
@@ -81,7 +83,9 @@ Lang = Annotated[str | None, typer.Option(
 def seed_in_range(seed: int | None) -> int | None:
     """A --seed every log can hold: 0 to 2^63-1. (A range given to typer would be printed in every
     help as `[0<=x<=9223372036854775807]`, squeezing the help column.)"""
-    if seed is not None and not 0 <= seed <= gamelog.MAX_SEED:
+    from ..interpreter.gamelog import MAX_SEED
+
+    if seed is not None and not 0 <= seed <= MAX_SEED:
         raise typer.BadParameter("a seed is a whole number from 0 to 2^63-1")
     return seed
 
@@ -128,12 +132,13 @@ def print_located(rendered: str) -> None:
 def _with_house(path: str, house_file: str, edition: str | None, variants: list[str]) -> Loaded:
     """The ruleset with the house rules applied; they must be for this ruleset, and they name
     its edition and variants themselves."""
+    from ..interpreter.gamelog import sha256_of
     from ..interpreter.house import apply_house, read_house  # YAML and its schema: only when asked for
 
     house = read_house(house_file)
     given = resolve(path)  # the same file, or a copy of it (a shipped ruleset and the one in a checkout)
-    if given.resolve() != house.ruleset.resolve() and (not is_regular_file(given) or gamelog.sha256_of(given)
-                                                      != gamelog.sha256_of(house.ruleset)):
+    if given.resolve() != house.ruleset.resolve() and (not is_regular_file(given) or sha256_of(given)
+                                                      != sha256_of(house.ruleset)):
         raise fail(f"{house_file} changes {os.path.normpath(house.ruleset)}, not {path}",
                    f"give the ruleset the house rules name: {house.data['ruleset']}", EXIT_USAGE)
     named = (house.data.get("edition"), sorted(house.data.get("variants", [])))
@@ -179,9 +184,11 @@ def compile_or_exit(loaded: Loaded, players: int | None, params: dict[str, int] 
                    + (", ".join(f"{p.name} {p.low}..{p.high}" for p in model.params) or "none"), EXIT_USAGE) from None
 
 
-def compile_log_ruleset(log: gamelog.GameLog, log_file: str) -> Compiled:
+def compile_log_ruleset(log: GameLog, log_file: str) -> Compiled:
     """The log's ruleset (beside the log, or from here) compiled with the log's options; a changed
     ruleset is a warning, since the replay tells whether the moves still apply."""
+    from ..interpreter import gamelog
+
     spec = split_selection(log.ruleset)
     path = gamelog.ruleset_path(dataclasses.replace(log, ruleset=spec.path), log_file)
     if not is_regular_file(resolve(path)):
@@ -200,6 +207,8 @@ def compile_log_ruleset(log: gamelog.GameLog, log_file: str) -> Compiled:
 def seats_or_exit(seats: str | None, players: int | None, *, bots_only: bool = False) -> list[Seat] | None:
     """The seats `--seats` names (None when not given), one per player when --players is given;
     else a usage error with a hint."""
+    from ..interpreter.seats import SeatError, parse_seats
+
     if seats is None:
         return None
     try:

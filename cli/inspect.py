@@ -15,7 +15,6 @@ from ..interpreter.compile import deal_location
 from ..interpreter.diagnostics import Diagnostic, RulesError, render_all
 from ..interpreter.load import Loaded, load_all, read, resolve, split_selection
 from .common import Edition, House, Variants, echo, err, fail, load_or_exit, out, print_located, print_warnings
-from .logs import no_special_file, not_an_input_or_exit, write_or_exit
 
 RULESET_HELP = "A .rules file, or the name of a ruleset shipped with cardrules."
 
@@ -86,19 +85,19 @@ def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict], list[Di
         bad = sum(isinstance(r, RulesError) for _, r in results)
         raise fail(f"{bad} of the {len(results)} legal selections of edition and variants do not check",
                    "each error says in which selections it shows; --edition and --variant check one")
-    dealt = [exporting.deals(r.model) for _, r in results]
-    unplayable = [(selection, r.model, deal)
-                  for (selection, r), deals in zip(results, dealt, strict=True) for deal in deals
-                  if "problem" in deal]
-    for selection, model, deal in unplayable:
+    (first, loaded), *others = results
+    dealt = exporting.deals(loaded.model)  # the summary shows the first selection's; of the others, what fails
+    unplayable = [(first, loaded.model, d["players"], d["problem"]) for d in dealt if "problem" in d]
+    unplayable += [(selection, r.model, players, problem) for selection, r in others
+                   for players, problem in exporting.deal_problems(r.model)]
+    for selection, model, players, problem in unplayable:
         err.print(f"{deal_location(model)}: error: {f'in {selection} ' if selection else ''}with "
-                  f"{deal['players']} players: {deal['problem']}")
+                  f"{players} players: {problem}")
     if unplayable:
         raise fail("setup cannot run for every player count a selection allows",
                    "narrow its `players`, or deal counts that fit its deck")
-    return results[0][1], dealt[0], [{"selection": selection, "players": list(r.model.counts),
-                                      "warnings": len(r.warnings)} for selection, r in results], \
-        _selection_warnings(results, text)
+    return loaded, dealt, [{"selection": selection, "players": list(r.model.counts), "warnings": len(r.warnings)}
+                           for selection, r in results], _selection_warnings(results, text)
 
 
 def _selection_warnings(results: list, text: str) -> list[Diagnostic]:
@@ -128,6 +127,8 @@ def export(
 
     Every clause with its provenance, every expression as
     text, type and tree. schemas/ruleset.schema.json describes it."""
+    from .logs import no_special_file, not_an_input_or_exit, write_or_exit  # files written: not for `check`
+
     if output is not None:
         spec = split_selection(file)
         not_an_input_or_exit(output, "--output", [resolve(spec.path), house or spec.house])

@@ -11,6 +11,7 @@ import errno
 import importlib
 import inspect
 import os
+import re
 import sys
 from functools import cache
 
@@ -18,6 +19,11 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from ..interpreter.errors import EXIT_FINDINGS, CardrulesError, clip
+
+try:  # typer 0.2x coerces each value through a pydantic TypeAdapter, built on first use
+    from typer._coercion import RuntimeParam
+except ImportError:  # an older typer coerces through click's types, without pydantic
+    RuntimeParam = None
 
 # command -> (module, attribute): a function for a command, a Typer for a group of them; in the
 # order `cardrules --help` lists them
@@ -86,13 +92,46 @@ def _reflowed(doc: str | None) -> str:
 def _without_types(params: list) -> list:
     """Parameters as the help should name them: `--json`, not `--json <bool>`, and `FILE`, not
     `FILE <str>` (typer writes a Python type beside every flag and argument). Options that take a
-    value keep their metavar (`--games GAMES`)."""
+    value keep their metavar (`--games GAMES`). Values are coerced lazily (`_Plain`)."""
     for param in params:
+        _coerced_lazily(param)
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""
         elif isinstance(param, TyperArgument) and param.metavar is not None:
             param.__class__ = _NamedArgument
     return params
+
+
+if RuntimeParam is not None:
+    from typer._coercion import build_runtime_param
+
+    class _Plain(RuntimeParam):
+        """Typer's coercion of a parameter, built only for a value that needs it. Typer builds a
+        pydantic TypeAdapter for each parameter it reads, and importing pydantic and building
+        the adapters is a fifth of `cardrules check`; but the command line gives text, flags and
+        plain numbers as they should be, and a default that is None needs no coercion."""
+
+        def _coerce_value(self, value, param, ctx):  # type: ignore[no-untyped-def]
+            kind, ranged = self.annotation, param.type_descriptor.is_ranged
+            if kind == list[str] and isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+                return list(value)
+            if kind in (str, bool) and isinstance(value, kind):
+                return value
+            if kind is int and not ranged and type(value) is int:
+                return value
+            if kind is int and not ranged and isinstance(value, str) and _DECIMAL.fullmatch(value):
+                return int(value)
+            return build_runtime_param(param.type_descriptor)._coerce_value(value, param=param, ctx=ctx)
+
+
+_DECIMAL = re.compile(r"-?[0-9]{1,18}")
+
+
+def _coerced_lazily(param) -> None:  # type: ignore[no-untyped-def]
+    """Give a typer parameter `_Plain` coercion."""
+    descriptor = getattr(param, "type_descriptor", None)
+    if RuntimeParam is not None and descriptor is not None and getattr(param, "_runtime_param", None) is None:
+        param._runtime_param = _Plain(descriptor.parameter_info, descriptor.annotation)
 
 
 class _NamedArgument(TyperArgument):

@@ -195,9 +195,9 @@ class _Ticker(threading.Thread):
         self.join()
 
     def text(self) -> str:
-        game = selfplaying.playing
-        where = "" if game is None or game.over else (f"; match {self.tally.games + 1}: round "
-                                                      f"{game.state.round + 1}, {game.state.plays:,} plays")
+        index, game = selfplaying.playing or (-1, None)  # shown when it is the next match to count
+        where = "" if game is None or game.over or index != self.tally.games else (
+            f"; match {index + 1}: round {game.state.round + 1}, {game.state.plays:,} plays")
         return (f"self-play: {self.tally.games:,} of {self.games:,} matches{where} "
                 f"({time.perf_counter() - self.start_time:.0f} s)")
 

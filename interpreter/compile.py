@@ -245,11 +245,11 @@ class _Compiler:
         self.face_of = self._deck_in_play()
         self.team_of = m.team_of(model.teams, players)
 
-    def _tables(self, copies: list[tuple[int, int]], marks: dict[str, list[bool]]) -> None:
-        """The attribute tables of these copies (face index, copy number), marks among them.
-        `top` of an empty zone is the card numbered deck size, "no card": its enum values equal
-        nothing and its numbers are 0, so no condition can fail on an empty zone; a kind that
-        does not set an attribute reads as "no card" does."""
+    def _tables(self, copies: list[tuple[int, int]]) -> None:
+        """The attribute tables of these copies (face index, copy number). `top` of an empty
+        zone is the card numbered deck size, "no card": its enum values equal nothing and its
+        numbers are 0, so no condition can fail on an empty zone; a kind that does not set an
+        attribute reads as "no card" does."""
         model = self.model
         kinds = {a.name: a.is_enum for a in model.attributes}
         values = [dict(card.attributes) for card in model.deck]
@@ -257,7 +257,6 @@ class _Compiler:
         self.attributes = {a: tuple(("" if enum else 0) if x is None else x
                                     for x in (*(values[f].get(a) for f, _ in copies), None))
                            for a, enum in kinds.items()}
-        self.attributes.update({mark: (*flags, False) for mark, flags in marks.items()})
 
     def _deck_in_play(self) -> tuple[int, ...]:
         """Every copy of every face, `decks` times over, less those a deck rule leaves out:
@@ -265,7 +264,7 @@ class _Compiler:
         model = self.model
         copies = [(f, i) for f, card in enumerate(model.deck) for _ in range(model.sets) for i in range(card.copies)]
         marks: dict[str, list[bool]] = {name: [False] * len(copies) for name in model.marks}
-        self._tables(copies, marks)
+        self._tables(copies)
         printed = {k.name: [(mk, None if mk.where is None else self.expr(mk.where, {})) for mk in k.marks]
                    for k in model.kinds}
         env: Env = [None] * ENV_SIZE
@@ -274,16 +273,16 @@ class _Compiler:
             for mark, where in printed[model.deck[f].kind]:
                 if (mark.count is None or i < mark.count) and (where is None or where(env)):
                     marks[mark.name][n] = True
+        self.attributes.update({mark: (*flags, False) for mark, flags in marks.items()})  # a mark's `where` reads none
         if model.deck_rules:
-            self._tables(copies, marks)
             rules = [self.expr(r.where, {}) for r in model.deck_rules]
             kept = []
             for n in range(len(copies)):
                 env[CARD] = n
                 if all(rule(env) for rule in rules):
                     kept.append(n)
-            copies, marks = [copies[n] for n in kept], {k: [v[n] for n in kept] for k, v in marks.items()}
-        self._tables(copies, marks)
+            copies, self.no_card = [copies[n] for n in kept], len(kept)  # "no card" stays last
+            self.attributes = {a: (*(table[n] for n in kept), table[-1]) for a, table in self.attributes.items()}
         return tuple(f for f, _ in copies)
 
     def build(self) -> Compiled:

@@ -297,11 +297,33 @@ def _stock(model: m.Ruleset) -> str:
 
 
 def deals(model: m.Ruleset) -> list[Deal]:
-    """The deal for each player count the model allows (see `_deal`). Each count is compiled
-    once, without the plays, turn, window and final round: a deal never reads them, and
-    compiling them is most of the cost (`check` deals every count of every selection)."""
-    bare = replace(model, plays=(), turn=(), window=None, final=None)
+    """The deal for each player count the model allows (see `_deal`)."""
+    bare = _as_setup_reads_it(model)
     return [_deal(bare, n) for n in model.counts]
+
+
+def deal_problems(model: m.Ruleset) -> list[tuple[int, str]]:
+    """Each player count the model allows but cannot deal, with why: `deals` without laying
+    the table out (`check` asks it of every selection, and shows the deals of one)."""
+    bare = _as_setup_reads_it(model)
+    problems = []
+    for n in model.counts:
+        try:
+            compile_ruleset(bare, n)
+        except ConfigError as e:
+            problems.append((n, str(e)))
+    return problems
+
+
+def _as_setup_reads_it(model: m.Ruleset) -> m.Ruleset:
+    """The model without what a deal never runs: the plays, turn, window, final round, round
+    ends, cleanup, score and the match's end. Compiling them would be most of the cost of a
+    deal, and each count is compiled on its own."""
+    return replace(model, plays=(), turn=(), window=None, final=None, round_ends=(), cleanup=(),
+                   score=replace(model.score, expr=m.Const(0, "int")), match=replace(model.match, until=_NEVER))
+
+
+_NEVER = m.Const(False, "bool")
 
 
 def _deal(model: m.Ruleset, players: int) -> Deal:

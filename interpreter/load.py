@@ -123,23 +123,28 @@ def load_all(text: str, file: str) -> list[tuple[str, Loaded | RulesError]]:
     """Every legal selection of the file (just the file, when it declares no options), each
     checked: what `check` without --edition verifies."""
     clauses = parse(text, file)
-    d = options.declared(clauses, Sink(file, text))
+    sink = Sink(file, text)
+    d = options.declared(clauses, sink)
+    shared = None if sink.errors or sink.warnings else d  # else each selection reports what is wrong in it
     out = []
     for edition, variants in options.selections(d) if d.has_options else [(None, ())]:
         try:
-            out.append((m.selection_text(edition, variants), check_selection(clauses, text, file, edition, variants)))
+            out.append((m.selection_text(edition, variants),
+                        check_selection(clauses, text, file, edition, variants, declared=shared)))
         except RulesError as e:
             out.append((m.selection_text(edition, variants), e))
     return out
 
 
 def check_selection(clauses, text: str, file: str, edition: str | None, variants: tuple[str, ...],
-                    patch=None, others: dict[str, str] | None = None) -> Loaded:
+                    patch=None, others: dict[str, str] | None = None,
+                    declared: options.Declared | None = None) -> Loaded:
     """The checked model of one selection of a file's clauses. `patch` may change the chosen
     clauses before the check (house rules); `others` are the texts of the files its clauses
-    come from, for the errors that point into them."""
+    come from, for the errors that point into them. `declared`: the clauses' options, declared
+    without a fault, when every selection is checked."""
     sink = Sink(file, text)
-    d = options.declared(clauses, sink)
+    d = declared if declared is not None else options.declared(clauses, sink)
     if not d.has_options and (edition is not None or variants):
         raise SelectionError(f"{file} declares no edition or variant", "leave out --edition and --variant")
     edition, variants = options.choose(d, edition, variants)

@@ -140,7 +140,8 @@ def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, se
     and the seeds alone. With `checker`, every action is checked and the match's failures carry
     its number; with `keep_game`, the match holds its finished game."""
     global playing
-    game = playing = new_game(compiled, game_seed, engine=engine)
+    game = new_game(compiled, game_seed, engine=engine)
+    playing = index, game
     bots, moves = seat_bots(seats, compiled.players, bot_seed, record)
     checked, failures = 0, ()
     if checker is None:
@@ -155,7 +156,7 @@ def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, se
                  game if keep_game else None)
 
 
-playing: Game | None = None  # the match this process is playing, for a progress display to read
+playing: tuple[int, Game] | None = None  # the match this process plays (its index, its game), for a progress display
 
 
 def seat_bots(seats: tuple[str, ...] | None, players: int, bot_seed: int, record: bool) -> tuple[list, list | None]:
@@ -209,7 +210,7 @@ def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...]
         for chunk in chunks:
             yield from play_chunk(compiled, chunk, keep_games=True)
     else:
-        yield from _pool(Table.of(compiled), chunks, min(workers, -(-games // size)), compiled)
+        yield from _pool(Table.of(compiled), chunks, min(workers, -(-games // size)), compiled, engine)
 
 
 def _chunking(games: int, size: int, workers: int) -> Iterator[tuple[int, int]]:
@@ -223,21 +224,36 @@ def _chunking(games: int, size: int, workers: int) -> Iterator[tuple[int, int]]:
         first += count
 
 
-def _pool(table: Table, chunks: Iterable[Chunk], workers: int, compiled: Compiled | None = None) -> Iterator[Match]:
-    """The chunks played by a pool of processes, yielded in order. The workers ignore Ctrl-C: the
-    parent gets it and terminates them, so an interrupted run ends at once and quietly. Workers
-    made by fork inherit `compiled` rather than compile the table again, and the objects this
-    process holds are frozen out of the garbage collector while they run, so that no collection
-    touches (and copies) the pages the workers share with it."""
+def _pool(table: Table, chunks: Iterable[Chunk], workers: int, compiled: Compiled,
+          engine: str | None = None) -> Iterator[Match]:
+    """The chunks played by this process and a pool of `workers - 1` more, yielded in order.
+    This process plays a chunk itself whenever the pool has `AHEAD` chunks under way per worker:
+    it would only wait otherwise, and so it plays from the start, while the pool starts.
+    The workers ignore Ctrl-C: the parent gets it and terminates them, so an interrupted run
+    ends at once and quietly. Workers made by fork inherit `compiled` rather than compile the
+    table again, and the engine's code generated for it (written here, once, not by every
+    worker on its first match); the objects this process holds are frozen out of the garbage
+    collector while they run, so that no collection touches (and copies) the pages the workers
+    share with it."""
     context = multiprocessing.get_context()
-    inherited = compiled is not None and context.get_start_method() == "fork" and table.key not in _compiled
+    inherited = context.get_start_method() == "fork" and table.key not in _compiled
     if inherited:
         _compiled[table.key] = compiled
+    new_game(compiled, deal=False, engine=engine)
     gc.freeze()
-    pool = context.Pool(workers, _start_worker, (table,))
+    pool = context.Pool(workers - 1, _start_worker, (table,))
+    under_way, most = (workers - 1) * AHEAD, 2 * workers * AHEAD
+    pending: deque = deque()  # each chunk's result, in chunk order: a worker's to come, or one played here
     try:
-        yield from in_order(lambda chunk: pool.apply_async(_play_in_worker, (chunk,)), lambda r: r.get(),
-                            chunks, workers * AHEAD)
+        for chunk in chunks:
+            if sum(not p.ready() for p in pending) < under_way:
+                pending.append(pool.apply_async(_play_in_worker, (chunk,)))
+            else:
+                pending.append(_PlayedHere(compiled, chunk))
+            while pending and (pending[0].ready() or len(pending) >= most):  # memory stays flat
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
         pool.close()
     finally:
         pool.terminate()
@@ -245,6 +261,26 @@ def _pool(table: Table, chunks: Iterable[Chunk], workers: int, compiled: Compile
         gc.unfreeze()
         if inherited:
             del _compiled[table.key]
+
+
+class _PlayedHere:
+    """A chunk the parent of a pool played, as a worker's result reads: ready, and `get` gives
+    its matches or raises what playing it raised, in its turn (an error of a later chunk does
+    not overtake the matches before it)."""
+
+    def __init__(self, compiled: Compiled, chunk: Chunk):
+        try:
+            self.matches, self.error = play_chunk(compiled, chunk), None
+        except Exception as e:  # noqa: BLE001 - raised again in its turn, as the pool raises a worker's
+            self.matches, self.error = [], e
+
+    def ready(self) -> bool:
+        return True
+
+    def get(self) -> list:
+        if self.error is not None:
+            raise self.error
+        return self.matches
 
 
 def in_order(submit: Callable, wait: Callable, chunks: Iterable[Chunk], ahead: int) -> Iterator[Match]:

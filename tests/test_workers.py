@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -14,7 +15,7 @@ from dataclasses import asdict
 
 import pytest
 
-from cardrules.interpreter import gamelog
+from cardrules.interpreter import codegen, gamelog
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import EngineError
 from cardrules.interpreter.load import load, load_text
@@ -67,6 +68,33 @@ def test_seats_of_their_own_play_the_same_matches_whatever_the_workers_and_repla
         assert gamelog.replay(log, compiled).state.totals == list(match.totals)
 
 
+def _generated_before_playing(compiled, index, game_seed, bot_seed) -> bool:
+    """Whether this process holds the fast engine's functions for `compiled` before it plays the
+    match (it then plays it, so that they are seen to work)."""
+    found = codegen._LOADED.get(id(compiled))
+    ready = found is not None and found[0]() is compiled
+    play_match(compiled, index, game_seed, bot_seed)
+    return ready
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="workers inherit the module through fork")
+def test_forked_workers_inherit_the_generated_engine_rather_than_write_it_each(arne4):
+    """The parent writes the fast engine's module once, before the pool forks: no worker spends
+    its first match generating and compiling it again."""
+    ready = list(matches(arne4, 8, 3, workers=2, play=_generated_before_playing))
+    assert ready == [True] * 8
+
+
+def _process(compiled, index, game_seed, bot_seed) -> int:
+    return os.getpid()
+
+
+def test_with_two_workers_this_process_plays_beside_one_more(klats):
+    """`--workers 2` is two processes playing: this one, and a pool of one more."""
+    played_by = set(matches(compile_ruleset(klats.model, 3), 40, 1, workers=2, play=_process))
+    assert os.getpid() in played_by and len(played_by) == 2
+
+
 def test_the_table_rebuilds_the_same_compiled_ruleset(arne4):
     """What a worker compiles from the table shows the faces, in the same language, and the params
     of the original: the logs a worker's matches write read the same."""
@@ -108,10 +136,10 @@ def test_workers_must_be_at_least_one():
 def test_ctrl_c_stops_the_run_and_its_workers():
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.Popen([sys.executable, "-m", "cardrules.cli.main", "selfplay", KLATS, "-p", "3", "-g",
-                             "1000000", "-w", "2", "--json"], cwd=REPO, env=env,
+                             "1000000", "-w", "3", "--json"], cwd=REPO, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while len(workers := _descendants(proc.pid)) < 2 and time.monotonic() < deadline:
+    while len(workers := _descendants(proc.pid)) < 2 and time.monotonic() < deadline:  # -w 3: the parent and two
         time.sleep(0.1)
     assert len(workers) >= 2, "the workers never started"
     time.sleep(0.5)
