@@ -73,17 +73,16 @@ class Plan:
     round_end: object
     shares: int  # the window's plays
     keep_answers: bool  # no window play reads what changes without a zone changing
-    readers: tuple  # per zone: the end-round conditions that read it
-    coarse: tuple  # per zone: the window shares that read it at any seat
-    own: tuple  # per zone: the shares that read it at the seat asked
-    hand: tuple  # per zone: {face: ((share, as a mate), ...)} for the shares that go through it for faces only
-    any_face: tuple  # per zone: the shares that go through it for any face
     budget: int
     copy_zones: object
-    zones: tuple  # per zone: (readers, coarse, own, hand, any face), as `_wrote` reads them
+    # per zone, as `_wrote` reads them: (the end-round conditions that read it, the window shares
+    # that read it at any seat, those that read it at the seat asked, {face: ((share, as a mate),
+    # ...)} for those that go through it for some faces only, those that go through it for any face)
+    zones: tuple
     effects: tuple  # per play: its effect functions
     effect_writes: tuple  # per play: the zones its effects change, or None for any
     playout: object  # the generated match loop: fn(game, choose, bound)
+    start_round: object  # the generated `Game._start_round`: fn(game)
     step_writes: dict  # id(CStep) of an effect step: the zones it changes, or None for any
 
 
@@ -99,24 +98,7 @@ def plan(compiled: Compiled) -> Plan:
     gens = {id(s): gen.generate[id(o)] for s, o in zip(_steps(fast), _steps(compiled), strict=True)
             if id(o) in gen.generate}
     reads = gen.window_reads or ()
-    zones = range(len(compiled.model.zones))
-    hand, any_face = [], []
-    for z in zones:
-        by_face: dict[int, list[tuple[int, bool]]] = {}
-        anyone = []
-        for k, r in enumerate(reads):
-            if z in r.hand and z not in r.own and z not in r.zones:
-                if gen.window_faces[k] is None:
-                    anyone.append(k)
-                else:
-                    cards, mates = gen.window_faces[k]
-                    for f in cards:
-                        by_face.setdefault(f, []).append((k, False))
-                    for f in mates:
-                        by_face.setdefault(f, []).append((k, True))
-        hand.append({f: tuple(ks) for f, ks in by_face.items()})
-        any_face.append(tuple(anyone))
-    longest = max(len(compiled.turn), len(compiled.final.steps) if compiled.final else 0)
+    hand = codegen.face_tables(gen.zone_caches, gen.window_faces)
     result = Plan(
         fast=fast,
         programs=tuple(tuple((s.kind == "play", s.when, gens.get(id(s)), s.optional, s.or_pass, s.count,
@@ -124,18 +106,13 @@ def plan(compiled: Compiled) -> Plan:
                        for steps in (fast.turn, fast.final.steps if fast.final else ())),
         window_gen=gen.generate.get(id(compiled.window)) if compiled.window else None,
         round_end=gen.round_end, shares=len(reads), keep_answers=not any(r.counters for r in reads),
-        readers=tuple(tuple(k for k, r in enumerate(gen.round_end_reads) if z in r.zones or z in r.own or z in r.hand)
-                      for z in zones),
-        coarse=tuple(tuple(k for k, r in enumerate(reads) if z in r.zones) for z in zones),
-        own=tuple(tuple(k for k, r in enumerate(reads) if z in r.own and z not in r.zones) for z in zones),
-        hand=tuple(hand), any_face=tuple(any_face),
-        budget=(longest + 1) * compiled.players * (compiled.deck_size + 2),
-        copy_zones=gen.copy_zones, effects=gen.effects, zones=(),
+        budget=codegen._budget(compiled), copy_zones=gen.copy_zones, effects=gen.effects,
+        zones=tuple((readers, coarse, own, faces, any_face) for (readers, coarse, own, _, any_face), faces
+                    in zip(gen.zone_caches, hand, strict=True)),
         effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays), playout=gen.playout,
+        start_round=gen.start_round,
         step_writes={id(s): codegen.effect_writes(compiled, None, (e.effect,))
                      for s, e in zip(_steps(fast), _model_steps(compiled.model), strict=True) if s.kind == "effect"})
-    result = replace(result, zones=tuple(zip(result.readers, result.coarse, result.own, result.hand, result.any_face,
-                                             strict=True)))
     cid = id(compiled)
     _PLANS[cid] = (weakref.ref(compiled, lambda _: _PLANS.pop(cid, None)), result)
     return result
@@ -153,7 +130,7 @@ class FastGame(Game):
         self._zone_plans = p.zones
         self._copy_zones, self._effects, self._effect_writes = p.copy_zones, p.effects, p.effect_writes
         self._step_writes = p.step_writes
-        self._playout = p.playout
+        self._playout, self._start_round_fn = p.playout, p.start_round
         self._face_of = compiled.face_of
         self._dirty = [True] * len(compiled.round_ends)
         self._answers: list = [None] * n  # per seat: its window actions (no pass), None unknown
@@ -259,7 +236,7 @@ class FastGame(Game):
 
     def _start_round(self) -> None:
         self._forget()
-        super()._start_round()
+        self._start_round_fn(self)
 
     def set_position(self, *args, **kwargs) -> None:
         self._forget()
@@ -365,7 +342,7 @@ class FastGame(Game):
                 self._pass_step()
                 passes += 1
                 if passes % n == 0:  # progress.py: a whole cycle of seats passed; the same state again repeats for ever
-                    now = idle_state(self)
+                    now = idle_state(self, self._copy_zones)
                     if now is not None and now == seen:
                         raise EngineError(*idle_round(self))
                     seen = now

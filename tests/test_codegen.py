@@ -118,8 +118,8 @@ def test_both_engines_give_the_same_self_play_figures(klats):
 HOSTILE = [("zone hand", "zone __import__"), ("from hand", "from __import__"), ("to hand", "to __import__"),
            ("hand of s", "__import__ of s"), ("play put", "play exec"), ("of put or", "of exec or"),
            ("card skull", "card os_system"), ('face "{colour}{value}"', 'face "\\"\\"\\"{colour}\')\\\\n{value}"')]
-OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R|E|ix|V)\d+|"
-                       r"effect\d+_\d+(_0)*|step\d+(_0)*|setup\d+|value\d+")
+OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R|E|ix|V|WA|WL)"
+                       r"\d+|effect\d+_\d+(_0)*|step\d+(_0)*|setup\d+|value\d+")
 FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "i", "pile", "face", "card", "c", "f",
          "mate_face", "NO_CARD", "NO_MATE", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod",
          "_top",
@@ -135,7 +135,11 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          "final_turns", "silent", "clear", "drawn", "_actions", "_dirty", "_advance", "_end_round",
          "_take_face", "_turn_over", "_open_window", "_forget", "_wrote", "PASS", "EngineError", "endless_round",
          "answers", "_answers", "answer", "answered", "closed", "_window_actions", "TEAM", "PARTNER", "_team_total",
-         "_best", "values", "played", "_meld_actions"}
+         "_best", "values", "played", "_meld_actions",
+         # the match loop's window and caches, and the round's setup
+         "_parts", "ps", "Shallow", "__class__", "keep", "mate", "passes", "spent", "start_round", "ORDERS", "deck",
+         "into", "reversed", "rng", "shuffle", "round", "totals", "from_seat", "to_seat", "moved", "_rng_state",
+         "idle", "seen", "now", "idle_state", "idle_round"}
 
 
 def names_in(source: str) -> set[str]:
