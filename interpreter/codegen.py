@@ -1250,7 +1250,7 @@ class _Generator:
             w.dedent()
         w.dedent()
 
-    def next_step(self, steps: int) -> None:
+    def next_step(self, steps: int | str) -> None:
         """On to the advance loop's next step, `steps` after the one `spent` numbers; near the
         budget's end the engine takes over, to count it as it does."""
         w = self.w
@@ -1263,57 +1263,52 @@ class _Generator:
         w.line("continue")
 
     def ask_window(self) -> None:
-        """The open window asks its seats in turn; a seat with nothing to play passes; when no
-        seat can answer it closes at once (`FastGame._advance`, with the same kept answers)."""
+        """The open window asks its seats in turn from the one asked now; a seat with nothing
+        to play passes. As `FastGame._advance` counts its budget: each pass a step, but none
+        when no seat could answer from the first ask (it closes at once)."""
         c, w = self.c, self.w
-        shares = len(c.window.plays)
+        n = c.players
         w.line("window = st.window")
         w.line("if window is not None:")
         w.indent()
         w.line("seat, passes = window")
-        w.line("silent = st.silent")
-        w.line(f"while passes < {c.players}:")
+        w.line("start, silent, direction = passes, st.silent, st.direction")
+        w.line(f"while passes < {n}:")
         w.indent()
-        w.line("if seat in silent:")
-        w.line("    answer = None")
-        if self.keep_answers:
-            w.line("else:")
-            w.line("    answer = answers[seat]")
-            w.line("    if answer is None:")
-            w.line("        answer = answers[seat] = gen_window(env, seat, parts[seat])")
-        else:
-            w.line("else:")
-            w.line(f"    answer = gen_window(env, seat, [None] * {shares})")
+        w.line("if seat not in silent:")
+        w.indent()
+        self.answer("seat")
         w.line("if answer:")
         w.line("    break")
-        if self.keep_answers:
-            w.line("if passes == 0:  # no seat can answer: each would pass")
-            w.indent()
-            w.line("for s in SEATS:")
-            w.line("    if s not in silent:")
-            w.line("        answer = answers[s]")
-            w.line("        if answer is None:")
-            w.line("            answer = answers[s] = gen_window(env, s, parts[s])")
-            w.line("        if answer:")
-            w.line("            break")
-            w.line("else:")
-            w.line(f"    passes = {c.players}")
-            w.line("    break")
-            w.dedent()
-        w.line(f"seat = (seat + st.direction) % {c.players}")
-        w.line("passes += 1")
-        w.line("spent += 1")
         w.dedent()
-        w.line(f"if passes < {c.players}:")
-        w.line("    window[0], window[1] = seat, passes")
-        w.line("    actions = [*answer, PASS]")
-        w.line("    break")
+        w.line(f"seat = (seat + direction) % {n}")
+        w.line("passes += 1")
+        w.dedent()
+        w.line("else:")
+        w.indent()
         w.line("st.window = None  # a full round of passes closes it")
         w.line("if silent:")
         w.line("    silent.clear()")
-        w.line(f"idle = {c.players}")
-        self.next_step(1)
+        w.line(f"idle = {n}")
+        if self.keep_answers:
+            self.next_step(f"1 if start == 0 else {n + 1} - start")
+        else:
+            self.next_step(f"{n + 1} - start")
         w.dedent()
+        w.line("window[0], window[1] = seat, passes")
+        w.line("actions = [*answer, PASS]")
+        w.line("break")
+        w.dedent()
+
+    def answer(self, seat: str) -> None:
+        """`answer`: the window's actions of `seat` (no pass), kept until what they read changes."""
+        w = self.w
+        if not self.keep_answers:
+            w.line(f"answer = gen_window(env, {seat}, [None] * {len(self.c.window.plays)})")
+            return
+        w.line(f"answer = answers[{seat}]")
+        w.line("if answer is None:")
+        w.line(f"    answer = answers[{seat}] = gen_window(env, {seat}, parts[{seat}])")
 
     def handover(self, spent: str) -> None:
         """Hand the rest of the advance to `FastGame._advance`, told the steps already spent:
@@ -1441,11 +1436,12 @@ class _Generator:
         self.next_step(extra + 1)
 
     def window_after_step(self, extra: int) -> int:
-        """In the advance loop, after a step: `Game._open_window`; when the window opens and
-        some seat may answer, the loop goes on (it asks them); when none may, the window
-        closes at once, a step of the budget, and the branch goes on straight. Returns the
-        steps that adds for sure (1 when the window always opens, else 0: `spent` counts it)."""
-        w = self.w
+        """In the advance loop, after a step: `Game._open_window`, and the window asks the
+        active seat first, then the others in turn: the first that may answer decides (the
+        loop is over); when none may, the window closes at once, a step of the budget, and the
+        branch goes on straight. Returns the steps that adds for sure (1 when the window always
+        opens, else 0: `spent` counts it)."""
+        w, n = self.w, self.c.players
         when = self.model.window.when
         if when is not None:
             w.line(f"env[{SELF}] = active")
@@ -1457,29 +1453,36 @@ class _Generator:
             if when is not None:
                 w.dedent()
             return 0
-        w.line("silent = st.silent")
-        w.line("for s in SEATS:")
-        w.line("    if s not in silent:")
-        w.line("        answer = answers[s]")
-        w.line("        if answer is None:")
-        w.line("            answer = answers[s] = gen_window(env, s, parts[s])")
-        w.line("        if answer:")
-        w.line("            break")
-        w.line("else:")
-        w.line("    answer = None")
+        w.line("seat, silent, direction = active, st.silent, st.direction")
+        w.line(f"for passes in range({n}):")
+        w.indent()
+        w.line("if seat not in silent:")
+        w.indent()
+        self.answer("seat")
         w.line("if answer:")
         w.indent()
-        w.line("st.window = [active, 0]")
-        self.next_step(extra + 1)
+        w.line("st.window = [seat, passes]")
+        w.line("actions = [*answer, PASS]")
+        w.line("break")
         w.dedent()
-        w.line("if silent:  # no seat can answer: the window closes")
+        w.dedent()
+        w.line(f"seat = (seat + direction) % {n}")
+        w.dedent()
+        w.line("else:  # no seat can answer: the window closes at once")
+        w.indent()
+        w.line("passes = -1")
+        w.line("if silent:")
         w.line("    silent.clear()")
-        w.line(f"idle = {self.c.players}")
-        if when is None:
-            return 1
-        w.line("spent += 1")
+        w.line(f"idle = {n}")
+        if when is not None:
+            w.line("spent += 1")
         w.dedent()
-        return 0
+        w.line("if passes >= 0:")
+        w.line("    break")
+        if when is not None:
+            w.dedent()
+            return 0
+        return 1
 
     def apply_inline(self, p: CPlay) -> None:
         """`FastGame.play`'s move of play `p`, written out: its card (and mate), to its
@@ -1538,10 +1541,12 @@ class _Generator:
                     self.merge_body(effect, local if p.new_pile is None and p.onto_pile is None
                                     else {**local, "pile": "pile"})
                     rest.append(effect)
-                elif isinstance(effect, m.MoveCards) and _seated_zone(effect.source) and _seated_zone(effect.dest):
-                    ends = []  # (zone, seat) of the source, then of the destination
+                elif (isinstance(effect, m.MoveCards) and isinstance(effect.source, m.ZoneRef)
+                      and isinstance(effect.dest, m.ZoneRef) and not self.model.zones[
+                          self.c.zone_index[effect.source.zone]].piles):
+                    ends = []  # (zone, seat) of the source, then of the destination; -2: any seat
                     for end, local in ((effect.source, "from_seat"), (effect.dest, "to_seat")):
-                        if end.seat is None:
+                        if not _seated_zone(end):
                             ends.append((self.c.zone_index[end.zone], "-2"))
                         else:
                             w.line(f"{local} = {self.ex(end.seat, named)}")
@@ -1596,11 +1601,10 @@ def _plus(name: str, n: int) -> str:
     return name if n == 0 else f"{name} + {n}" if n > 0 else f"{name} - {-n}"
 
 
-def _seated_zone(e) -> bool:
-    """Whether a move's end is a zone (not a pile) whose seat, if any, reads no zone: its seat
-    may be worked out before the move and stays the same during it."""
-    return isinstance(e, m.ZoneRef) and (e.seat is None or not any(
-        isinstance(x, (m.ZoneRef, m.Call)) for x in _walk(e.seat)))
+def _seated_zone(e: m.ZoneRef) -> bool:
+    """Whether a move's end is a zone at a seat that reads no zone: its seat may be worked out
+    before the move and stays the same during it."""
+    return e.seat is not None and not any(isinstance(x, (m.ZoneRef, m.Call)) for x in _walk(e.seat))
 
 
 def _walk(e):
@@ -1711,8 +1715,8 @@ def _faces_read(play: CPlay, ns: dict) -> tuple[frozenset, frozenset] | None:
 
 def effect_writes(c: Compiled, play: CPlay | None, effects=None) -> tuple[int, ...] | None:
     """The zones (at any seat) that a play's effects (or these `effects`, of a turn step) may
-    change, or None when they may change any zone or draw on the random source (moves of cards
-    and piles)."""
+    change, or None when they may change any zone or draw on the random source (a move at
+    random, or one whose ends are not known zones or piles)."""
     zones: set[int] = set()
     for e in play.model.effects if effects is None else effects:
         e = e.effect if isinstance(e, m.Guarded) else e
@@ -1727,9 +1731,27 @@ def effect_writes(c: Compiled, play: CPlay | None, effects=None) -> tuple[int, .
             zones |= {c.zone_index[z] for z in e.zones}
         elif isinstance(e, m.PassZone):
             zones.add(c.zone_index[e.zone])
+        elif isinstance(e, (m.MoveCards, m.MovePile)) and not (isinstance(e, m.MoveCards) and e.random):
+            for end in (e.source, e.dest) if isinstance(e, m.MoveCards) else (e.pile, e.dest):
+                named = _end_zones(c, end, play)
+                if named is None:
+                    return None
+                zones |= named
         elif not isinstance(e, (m.Reverse, m.NextTurn, m.NoAnswer)):
             return None
     return tuple(sorted(zones))
+
+
+def _end_zones(c: Compiled, end, play: CPlay | None) -> set[int] | None:
+    """The zones a move's end may be: a zone named, any zone of piles for a pile (a pile left
+    empty is taken out of its zone), the play's destination for `target`; None: unknown."""
+    if isinstance(end, m.ZoneRef):
+        return {c.zone_index[end.zone]}
+    if end.type == "pile":
+        return {k for k, z in enumerate(c.model.zones) if z.piles}
+    if isinstance(end, m.Ref) and end.name == "target" and play is not None:
+        return {play.dest_zone}
+    return None
 
 
 def _names_target(e) -> bool:
