@@ -112,7 +112,8 @@ class Generated:
     """A generated module: its source (for reading and tests) and its functions by role."""
 
     source: str
-    generate: dict[int, object]  # id(CStep) -> fn(env, seat) -> actions (no pass); the window's: fn(env, seat, parts)
+    # id(CStep) -> fn(env, seat) -> actions (no pass); the window's: fn(env, seat, parts, live)
+    generate: dict[int, object]
     round_end: object  # fn(env, dirty) -> name or None, testing the conditions flagged dirty
     when: dict[int, object]  # id(CStep) -> fn(env) -> bool, as the step's closure
     count: dict[int, object]  # id(CStep) of a draw -> fn(env) -> int
@@ -503,12 +504,14 @@ class _Generator:
             self.play_actions(play, distinct)
 
     def window(self, name: str, step: CStep) -> list[Reads]:
-        """`fn(env, seat, parts)`: the window's actions for `seat`, each play's share kept in
-        `parts` (None: to compute). A share is NO_CARD when the hand holds no card the play may
-        take, NO_MATE when it holds no card that may go with one: only a card of such a face
-        coming into the hand can change it. Returns what each play reads."""
+        """`fn(env, seat, parts, live)`: the window's actions for `seat`, each play's share kept
+        in `parts` (None: to compute), and the seat added to `live[k]` when share k is a list
+        (a change of what it reads at any seat drops it). A share is NO_CARD when the hand
+        holds no card the play may take, NO_MATE when it holds no card that may go with one:
+        only a card of such a face coming into the hand can change it. Returns what each play
+        reads."""
         w = self.w
-        self.function(name, "env, seat, parts")
+        self.function(name, "env, seat, parts, live")
         w.line(f"env[{SELF}] = seat")
         w.line("out = []")
         reads = []
@@ -523,6 +526,8 @@ class _Generator:
             w.line("part = NO_CARD")
             self.play_actions(play, {}, share=True)
             w.line(f"parts[{k}] = part")
+            w.line("if part.__class__ is list:")
+            w.line(f"    live[{k}].add(seat)")
             w.dedent()
             w.line("if part:")
             w.line("    out += part")
@@ -1054,14 +1059,12 @@ class _Generator:
                 if (depth, line) not in self.written:
                     w.line(line)
                     self.written.add((depth, line))
-            if coarse:  # a share read at any seat: dropped at every seat, unless it is empty for want of a card
-                w.line("for s in SEATS:")
-                w.line("    ps = parts[s]")
-                w.line(f"    for k in {coarse!r}:")
-                w.line("        p = ps[k]")
-                w.line("        if p is not None and p.__class__ is not Shallow:")
-                w.line("            ps[k] = None")
-                w.line("            answers[s] = None")
+            for k in coarse:  # a share read at any seat: dropped at the seats where it is a list (`live`)
+                w.line(f"if live[{k}]:")
+                w.line(f"    for s in live[{k}]:")
+                w.line(f"        parts[s][{k}] = None")
+                w.line("        answers[s] = None")
+                w.line(f"    live[{k}].clear()")
             faces = [k for k in by_face if cards != "None"]
             dropped = [*own, *any_face, *(k for k in by_face if k not in faces)]
             if not (dropped or faces):
@@ -1107,7 +1110,8 @@ class _Generator:
         repeats = tuple(k for k, s in enumerate(steps) if s.kind == "play" and s.repeat)
         w.line("def playout(g, choose, bound):")
         w.indent()
-        w.line("st, env, dirty, answers, parts = g.state, g.env, g._dirty, g._answers, g._parts")
+        w.line("st, env, dirty, answers = g.state, g.env, g._dirty, g._answers")
+        w.line("parts, live = g._parts, g._live")
         w.line("actions = g._actions")
         self.forget_kept()
         w.line("while not st.over:")
@@ -1304,11 +1308,11 @@ class _Generator:
         """`answer`: the window's actions of `seat` (no pass), kept until what they read changes."""
         w = self.w
         if not self.keep_answers:
-            w.line(f"answer = gen_window(env, {seat}, [None] * {len(self.c.window.plays)})")
+            w.line(f"answer = gen_window(env, {seat}, [None] * {len(self.c.window.plays)}, live)")
             return
         w.line(f"answer = answers[{seat}]")
         w.line("if answer is None:")
-        w.line(f"    answer = answers[{seat}] = gen_window(env, {seat}, parts[{seat}])")
+        w.line(f"    answer = answers[{seat}] = gen_window(env, {seat}, parts[{seat}], live)")
 
     def handover(self, spent: str) -> None:
         """Hand the rest of the advance to `FastGame._advance`, told the steps already spent:

@@ -135,6 +135,7 @@ class FastGame(Game):
         self._dirty = [True] * len(compiled.round_ends)
         self._answers: list = [None] * n  # per seat: its window actions (no pass), None unknown
         self._parts = [[None] * p.shares for _ in range(n)]  # per seat: each window play's share
+        self._live = [set() for _ in range(p.shares)]  # per share: seats where it is a list (may be stale)
         self._rng_state = None  # the random source's state, read for copies; None once it is drawn on
         super().__init__(p.fast, seed, deal=deal)
 
@@ -219,6 +220,8 @@ class FastGame(Game):
         self._answers[:] = [None] * self.n
         for parts in self._parts:
             parts[:] = [None] * self._shares
+        for seats in self._live:
+            seats.clear()
 
     # ---------------------------------------------------------------- the engine's hooks
 
@@ -228,7 +231,7 @@ class FastGame(Game):
     def _generate(self, seat: int, step) -> list[tuple]:
         """The actions of a play step (or the window) for `seat`, as `Game._generate` gives them."""
         if step is self.c.window:
-            return self._window_gen(self.env, seat, [None] * self._shares)
+            return self._window_gen(self.env, seat, [None] * self._shares, self._live)
         return next(p[2] for p in (*self._programs[0], *self._programs[1]) if p[8] is step)(self.env, seat)
 
     def _round_end(self) -> str | None:
@@ -245,10 +248,10 @@ class FastGame(Game):
     def _window_actions(self, seat: int) -> list:
         """The seat's window actions, without the pass: kept while nothing they read changed."""
         if not self._keep_answers:
-            return self._window_gen(self.env, seat, [None] * self._shares)
+            return self._window_gen(self.env, seat, [None] * self._shares, self._live)
         found = self._answers[seat]
         if found is None:
-            found = self._answers[seat] = self._window_gen(self.env, seat, self._parts[seat])
+            found = self._answers[seat] = self._window_gen(self.env, seat, self._parts[seat], self._live)
         return found
 
     def _nobody_answers(self, silent: set) -> bool:
@@ -470,6 +473,7 @@ class FastGame(Game):
         other._dirty = list(self._dirty)
         other._answers = list(self._answers)
         other._parts = [list(parts) for parts in self._parts]
+        other._live = [set(seats) for seats in self._live]
         return other
 
 

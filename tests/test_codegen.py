@@ -139,7 +139,7 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          # the match loop's window and caches, and the round's setup
          "_parts", "ps", "Shallow", "__class__", "keep", "mate", "passes", "spent", "start_round", "ORDERS", "deck",
          "into", "reversed", "rng", "shuffle", "round", "totals", "from_seat", "to_seat", "moved", "_rng_state",
-         "idle", "seen", "now", "idle_state", "idle_round", "start"}
+         "idle", "seen", "now", "idle_state", "idle_round", "start", "live", "_live"}
 
 
 def names_in(source: str) -> set[str]:
@@ -250,10 +250,10 @@ def test_window_shares_are_kept_until_what_they_read_changes():
         asked += step is c.window
         return generate(seat, step)
 
-    def computing(env, seat, parts):
+    def computing(env, seat, parts, live):
         nonlocal computed
         computed += sum(p is None for p in parts)
-        return window(env, seat, parts)
+        return window(env, seat, parts, live)
 
     reference._generate, fast._window_gen = asking, computing
     rng = random.Random(11)
