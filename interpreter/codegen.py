@@ -128,7 +128,7 @@ class Generated:
     window_reads: tuple[Reads, ...] | None  # what each of the window's plays reads
     zone_caches: tuple  # per zone: what its change makes stale (`zone_caches`)
     round_end_reads: tuple[Reads, ...]  # per end-round condition
-    playout: object  # fn(game, choose, bound): the match played out, `choose` deciding (see `_Generator.playout`)
+    playout: object  # fn(game, choose, bound, draw): the match played out, `choose` deciding (`_Generator.playout`)
     start_round: object  # fn(game): `Game._start_round`, written out
     effect_steps: dict = field(default_factory=dict)  # id(CStep) of an effect step -> its function, where written
     values: dict = field(default_factory=dict)  # a value of the match, by its place -> its `let`
@@ -1012,11 +1012,12 @@ class _Generator:
     # ------------------------------------------------------------ the match loop
 
     def playout(self, window_reads: list[Reads] | None, round_end_reads: list[Reads], names: list[str]) -> None:
-        """`playout(g, choose, bound)`: a `FastGame` played to its end, `choose(actions)` making
-        every decision (a random bot's `rng.choice`), as `bots.play_out` plays it through
-        `FastGame.play`. Written out for this ruleset: the decision (a pass in the response
-        window, or a play of one card, with or without mate or chosen target, at a step of the
-        turn or in the window), its zones' caches invalidated zone by zone; then
+        """`playout(g, choose, bound, draw)`: a `FastGame` played to its end, `choose(actions)`
+        making every decision (a random bot's `rng.choice`, written out when `draw` is that
+        random source's `getrandbits`), as `bots.play_out` plays it through `FastGame.play`.
+        Written out for this ruleset: the decision (a pass in the response window, or a play
+        of one card, with or without mate or chosen target, at a step of the turn or in the
+        window), its zones' caches invalidated zone by zone; then
         `FastGame._advance`, a loop over what comes next: the window's seats asked in turn
         (each seat's answer kept), or a dispatch on the turn's step, each branch running
         straight on through the draws, the skipped steps and the turn's change to the next
@@ -1108,7 +1109,7 @@ class _Generator:
         in_turn = [p for p in inline if any(p in s.plays for s in steps if s.kind == "play")]
         in_window = [p for p in inline if c.window is not None and p in c.window.plays]
         repeats = tuple(k for k, s in enumerate(steps) if s.kind == "play" and s.repeat)
-        w.line("def playout(g, choose, bound):")
+        w.line("def playout(g, choose, bound, draw):")
         w.indent()
         w.line("st, env, dirty, answers = g.state, g.env, g._dirty, g._answers")
         w.line("parts, live = g._parts, g._live")
@@ -1116,7 +1117,15 @@ class _Generator:
         self.forget_kept()
         w.line("while not st.over:")
         w.indent()
-        w.line("action = choose(actions)")
+        w.line("if draw is None or not actions:")
+        w.line("    action = choose(actions)")
+        w.line("else:  # `random.Random.choice`, written out: the same draws")
+        w.line("    size = len(actions)")
+        w.line("    bits = size.bit_length()")
+        w.line("    r = draw(bits)")
+        w.line("    while r >= size:")
+        w.line("        r = draw(bits)")
+        w.line("    action = actions[r]")
         w.line("play = action[0]")
         first = "if"
         if c.window is not None:

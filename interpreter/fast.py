@@ -81,7 +81,7 @@ class Plan:
     zones: tuple
     effects: tuple  # per play: its effect functions
     effect_writes: tuple  # per play: the zones its effects change, or None for any
-    playout: object  # the generated match loop: fn(game, choose, bound)
+    playout: object  # the generated match loop: fn(game, choose, bound, draw)
     start_round: object  # the generated `Game._start_round`: fn(game)
     step_writes: dict  # id(CStep) of an effect step: the zones it changes, or None for any
 
@@ -265,8 +265,13 @@ class FastGame(Game):
         """Play the match to its end, `choose(actions)` making every decision, as `bots.play_out`
         plays it with one random bot at every seat (`choose` its `rng.choice`): the same
         decisions, the same state, the same errors; an `EngineError` once a round's plays pass
-        `bound`. The generated match loop (`codegen`'s `playout`) runs it."""
-        self._playout(self, choose, bound)
+        `bound`. The generated match loop (`codegen`'s `playout`) runs it; when `choose` is the
+        `choice` of a plain `random.Random`, the loop draws as `choice` does (`seq[r]` for the
+        first `r = getrandbits(len(seq).bit_length())` below `len(seq)`), without its calls."""
+        rng = getattr(choose, "__self__", None)
+        plain = (type(rng) is random.Random and getattr(choose, "__func__", None) is random.Random.choice
+                 and random.Random._randbelow is random.Random._randbelow_with_getrandbits)
+        self._playout(self, choose, bound, rng.getrandbits if plain else None)
 
     def _advance(self, spent: int = 0) -> None:
         """`Game._advance`, with window answers kept, a window no seat can answer closed at once,

@@ -139,7 +139,8 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          # the match loop's window and caches, and the round's setup
          "_parts", "ps", "Shallow", "__class__", "keep", "mate", "passes", "spent", "start_round", "ORDERS", "deck",
          "into", "reversed", "rng", "shuffle", "round", "totals", "from_seat", "to_seat", "moved", "_rng_state",
-         "idle", "seen", "now", "idle_state", "idle_round", "start", "live", "_live"}
+         "idle", "seen", "now", "idle_state", "idle_round", "start", "live", "_live", "draw", "size", "bits", "r",
+         "bit_length"}
 
 
 def names_in(source: str) -> set[str]:
