@@ -146,6 +146,7 @@ class _Generator:
         self.top: list[str] = []  # module-level lines: tables worked out once
         self.dest_zone = -1  # the destination of the play whose actions are being written
         self.kept_index: dict[int, int] = {}  # play -> its targets: the match loop keeps its pile index
+        self.pre: list[dict[str, str]] | None = None  # per target seat: locals worked out before the cards' loop
         self.mate_sets: set[int] = set()  # plays whose `M<play>` is written
 
     # ------------------------------------------------------------ hoisting
@@ -604,6 +605,9 @@ class _Generator:
         elif join is not None:
             index = self.fresh("index")
             w.line(f"{index} = None")
+        if (play.choose is None and play.mate is None and targets == "SEATS" and self.c.players <= UNROLL
+                and (join is None or len(join) == 3)):
+            self.pre = self.pre_targets(play, dest, join, scope)
         w.line(f"for face, card in {d}.items():")
         w.indent()
         if faces is not None:
@@ -646,6 +650,7 @@ class _Generator:
         for _ in range(depth + opened):
             w.dedent()
         self.memo = memo
+        self.pre = None
 
     def mate_faces(self, play: CPlay) -> str | None:
         """`M<play>`, the faces that the mate's card-only conditions keep, written once at the
@@ -713,6 +718,33 @@ class _Generator:
         w.line("    else:")
         w.line("        by_key[key] = [i]")
 
+    def pre_targets(self, play: CPlay, dest: str, join: tuple | None, scope) -> list[dict[str, str]]:
+        """Before the loop over the cards, for each target seat (written out): its new-pile
+        condition when it reads the target alone, and its kept pile index (the match loop's):
+        the same for every card, so worked out once."""
+        w, model = self.w, play.model
+        cond = model.new_pile.expr if play.new_pile is not None else None
+        pre: list[dict[str, str]] = []
+        for seat in range(self.c.players):
+            here: dict[str, str] = {}
+            local = {**scope, "target": f"{dest}[{seat}]", "owner": _literal(seat)}
+            if cond is not None and _free(cond) <= {"target", "owner", "self"}:
+                here["new"] = self.fresh("h")
+                w.line(f"{here['new']} = {self.ex(cond, local)}")
+            if join is not None:
+                pile_side, _, kept = join
+                here["index"] = index = self.fresh("h")
+                w.line(f"{index} = {kept}[{seat}]")
+                w.line(f"if {index} is None:")
+                w.indent()
+                w.line(f"target = {dest}[{seat}]")
+                w.line(f"by_key = {kept}[{seat}] = {{}}")
+                self.index_piles(pile_side, {**scope, "target": "target", "owner": _literal(seat), "pile": "pile"})
+                w.line(f"{index} = by_key")
+                w.dedent()
+            pre.append(here)
+        return pre
+
     def target_actions(self, play: CPlay, P: str, key: str, dest: str, targets: str | None, scope,
                        known: set[str], join: tuple | None = None) -> None:
         """The actions of one card (and mate) at each target zone; the targets written out one
@@ -737,24 +769,32 @@ class _Generator:
         w = self.w
         memo = dict(self.memo)
         plain = play.new_pile is None and play.onto_pile is None
-        w.line(f"target = {zone}")
+        pre = self.pre[int(t)] if self.pre is not None and seated and t.isdigit() else {}
+        if not (pre and (play.new_pile is None or model_cond_done(play, pre)) and join is not None):
+            w.line(f"target = {zone}")
         scope = {**scope, "target": "target", "owner": t}
         model = play.model
         if plain:
             self.add(f"({P}, {key}, {t}, -1)")
-        if play.onto_pile is not None and seated:
+        if play.onto_pile is not None and seated and "index" not in pre:
             self.hoist([model.onto_pile.expr], {*known, "target", "owner"}, scope)
         if play.new_pile is not None:
             cond = model.new_pile.expr
             if cond is None:
                 self.add(f"({P}, {key}, {t}, -1)")
+            elif "new" in pre:
+                w.line(f"if {pre['new']}:")
+                w.line(f"    add(({P}, {key}, {t}, -1))")
             else:
                 self.hoist_bodies([cond], {*known, "target", "owner"}, scope)
                 w.line(f"if {self.ex(cond, scope)}:")
                 w.indent()
                 self.add(f"({P}, {key}, {t}, -1)")
                 w.dedent()
-        if join is not None and len(join) == 3:  # the match loop's index, kept while the target does not change
+        if join is not None and "index" in pre:  # the kept index, looked up before the cards' loop
+            w.line(f"for i in {pre['index']}.get({self.ex(join[1], scope)}, ()):")
+            w.line(f"    add(({P}, {key}, {t}, i))")
+        elif join is not None and len(join) == 3:  # the match loop's index, kept while the target does not change
             pile_side, card_side, kept = join
             w.line(f"by_key = {kept}[{t}]")
             w.line("if by_key is None:")
@@ -1607,6 +1647,11 @@ class _Generator:
         wrote(step.dest, "active", "drawn", True)
         w.dedent()
         w.line(f"st.step = {j + 1}")
+
+
+def model_cond_done(play: CPlay, pre: dict[str, str]) -> bool:
+    """Whether the new-pile condition of `play` is worked out before the cards' loop."""
+    return play.model.new_pile.expr is None or "new" in pre
 
 
 def _plus(name: str, n: int) -> str:
