@@ -629,7 +629,9 @@ class _Generator:
             w.line(f"for c in zones[{mate_zone}][seat]:")
             w.line("    if c != card:")
             w.line("        f = FACE_OF[c]")
-            w.line(f"        if f not in {mates}:")
+            # only the faces the mate's card-only conditions keep (`M<play>`): the others fail its `where`
+            kept = f" and f in M{play.index}" if play.index in self.mate_sets else ""
+            w.line(f"        if f not in {mates}{kept}:")
             w.line(f"            {mates}[f] = c")
             w.line(f"for mate_face, {mate} in {mates}.items():")
             w.indent()
@@ -869,12 +871,12 @@ class _Generator:
         w.line("merged = None")
         v = self.fresh()
         w.line(f"for {v} in piles:")
-        w.line(f"    if {v} is not receiving:")
-        w.line(f"        if {'True' if e.where is None else self.ex(e.where, {**scope, e.var: v})}:")
-        w.line("            if merged is None:")
-        w.line(f"                merged = [{v}]")
-        w.line("            else:")
-        w.line(f"                merged.append({v})")
+        where = "" if e.where is None else f" and {self.ex(e.where, {**scope, e.var: v})}"
+        w.line(f"    if {v} is not receiving{where}:")
+        w.line("        if merged is None:")
+        w.line(f"            merged = [{v}]")
+        w.line("        else:")
+        w.line(f"            merged.append({v})")
         w.line("if merged is not None:")
         w.line("    under = []")
         w.line("    for merging in merged:")
@@ -1542,6 +1544,8 @@ class _Generator:
         destination or the chosen target, and its effects."""
         w, wrote = self.w, self.wrote
         self.written = set()
+        # the play's context in the env, for the effects the engine runs (a merge is written out)
+        context = bool(p.effects) and not (p.choose is None and all(isinstance(e, m.Merge) for e in p.model.effects))
         if p.mate is not None:
             mate_zone = p.mate.zone
             w.line("face, mate_face = face")
@@ -1552,7 +1556,8 @@ class _Generator:
             w.line("        break")
             w.line("else:")
             w.line("    g._take_face(hand, mate_face, seat)")
-            w.line(f"env[{MATE}] = mate")
+            if context:
+                w.line(f"env[{MATE}] = mate")
             w.line("st.played[mate] = seat")
             wrote(mate_zone, "seat", "(mate,)", False)
         w.line(f"hand = zones[{p.card_zone}][seat]")
@@ -1571,7 +1576,10 @@ class _Generator:
                                            f"zones[{piles_zone}][target_seat][pile_index]"))
             w.line("target_seat = pile_index = -1")
         w.line(f"zone = zones[{p.dest_zone}]" + ("[target_seat]" if seated else ""))
-        w.line(f"env[{SELF}], env[{CARD}], env[{TARGET}], env[{OWNER}] = seat, card, zone, target_seat")
+        if context:
+            w.line(f"env[{SELF}], env[{CARD}], env[{TARGET}], env[{OWNER}] = seat, card, zone, target_seat")
+        else:
+            w.line(f"env[{SELF}] = seat")
         cards = "(card,)" if p.mate is None else "(card, mate)"
         wrote(p.dest_zone, "target_seat" if seated else "-2", cards, True)
         if p.new_pile is None and p.onto_pile is None:
@@ -1583,7 +1591,8 @@ class _Generator:
             w.line("else:")
             w.line("    pile = zone[pile_index]")
             w.line("    pile.append(card)" if p.mate is None else "    pile.extend((card, mate))")
-            w.line(f"env[{PILE}] = pile")
+            if context:
+                w.line(f"env[{PILE}] = pile")
         if p.effects:
             named = {**({p.model.choose.name: f"env[{CHOSEN}]"} if p.model.choose else {}),
                      **({p.model.mate.name: f"env[{MATE}]"} if p.model.mate else {})}
