@@ -1318,29 +1318,26 @@ class _Generator:
         w.line("continue")
 
     def ask_window(self) -> None:
-        """The open window asks its seats in turn from the one asked now; a seat with nothing
-        to play passes. As `FastGame._advance` counts its budget: each pass a step, but none
-        when no seat could answer from the first ask (it closes at once)."""
+        """The open window asks its seats in turn from the one asked now (`RINGS`: the seats
+        left to ask, by direction, seat and passes so far); a seat with nothing to play passes.
+        As `FastGame._advance` counts its budget: each pass a step, but none when no seat could
+        answer from the first ask (it closes at once). A silent seat's answer may be worked out
+        and kept: it is what the seat could play, whether or not it may."""
         c, w = self.c, self.w
         n = c.players
         w.line("window = st.window")
         w.line("if window is not None:")
         w.indent()
-        w.line("seat, passes = window")
-        w.line("start, silent, direction = passes, st.silent, st.direction")
-        w.line(f"while passes < {n}:")
-        w.indent()
-        w.line("if seat not in silent:")
+        w.line("silent = st.silent")
+        w.line("for passes, seat in enumerate(RINGS[st.direction][window[0]][window[1]], window[1]):")
         w.indent()
         self.answer("seat")
-        w.line("if answer:")
+        w.line("if answer and seat not in silent:")
         w.line("    break")
-        w.dedent()
-        w.line(f"seat = (seat + direction) % {n}")
-        w.line("passes += 1")
         w.dedent()
         w.line("else:")
         w.indent()
+        w.line("start = window[1]")
         w.line("st.window = None  # a full round of passes closes it")
         w.line("if silent:")
         w.line("    silent.clear()")
@@ -1508,20 +1505,16 @@ class _Generator:
             if when is not None:
                 w.dedent()
             return 0
-        w.line("seat, silent, direction = active, st.silent, st.direction")
-        w.line(f"for passes in range({n}):")
-        w.indent()
-        w.line("if seat not in silent:")
+        w.line("silent = st.silent")
+        w.line("for passes, seat in enumerate(RINGS[st.direction][active][0]):")
         w.indent()
         self.answer("seat")
-        w.line("if answer:")
+        w.line("if answer and seat not in silent:")
         w.indent()
         w.line("st.window = [seat, passes]")
         w.line("actions = [*answer, PASS]")
         w.line("break")
         w.dedent()
-        w.dedent()
-        w.line(f"seat = (seat + direction) % {n}")
         w.dedent()
         w.line("else:  # no seat can answer: the window closes at once")
         w.indent()
@@ -1854,6 +1847,15 @@ NO_CARD = Shallow()  # the hand holds no card of a face the play takes
 NO_MATE = Shallow()  # it holds none that may go with one
 
 
+def _rings(n: int) -> tuple:
+    """`RINGS[direction][seat][passes]`: the seats a window asked at `seat` after `passes`
+    passes has left to ask, in turn (direction +1 at index 1, -1 at index -1)."""
+    def ring(step: int) -> tuple:
+        return tuple(tuple(tuple((seat + step * k) % n for k in range(n - passes)) for passes in range(n + 1))
+                     for seat in range(n))
+    return (None, ring(1), ring(-1))
+
+
 def _div(a: int, b: int) -> int:
     """Whole division; by zero gives 0, as in the closures."""
     return a // b if b else 0
@@ -1982,6 +1984,7 @@ def _namespace(c: Compiled) -> dict:
           "_meld_actions": meld_actions,
           "SEATS": tuple(range(c.players)),
           "ORDERS": tuple(tuple((a + k) % c.players for k in range(c.players)) for a in range(c.players)),
+          "RINGS": _rings(c.players),
           "OTHERS": tuple(tuple(s for s in range(c.players) if s != seat) for seat in range(c.players))}
     ns.update(_team_namespace(c))
     ns.update({f"A{i}": table for i, table in enumerate(c.attributes.values())})

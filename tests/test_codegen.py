@@ -140,7 +140,7 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          "_parts", "ps", "Shallow", "__class__", "keep", "mate", "passes", "spent", "start_round", "ORDERS", "deck",
          "into", "reversed", "rng", "shuffle", "round", "totals", "from_seat", "to_seat", "moved", "_rng_state",
          "idle", "seen", "now", "idle_state", "idle_round", "start", "live", "_live", "draw", "size", "bits", "r",
-         "bit_length"}
+         "bit_length", "RINGS"}
 
 
 def names_in(source: str) -> set[str]:
