@@ -568,7 +568,12 @@ class _Generator:
                 w.dedent()
         opened = 1
         faces = None
-        if play.faces is not None:
+        single = _literal(next(iter(play.faces))) if play.faces is not None and len(play.faces) == 1 else None
+        if single is not None:  # a card of one face: looked up, not looked for
+            w.line(f"if {single} in {d}:")
+            w.indent()
+            opened += 1
+        elif play.faces is not None:
             faces = f"F{play.index}"
             w.line(f"if not {faces}.isdisjoint({d}):")
             w.indent()
@@ -608,7 +613,10 @@ class _Generator:
         if (play.choose is None and play.mate is None and targets == "SEATS" and self.c.players <= UNROLL
                 and (join is None or len(join) == 3)):
             self.pre = self.pre_targets(play, dest, join, scope)
-        w.line(f"for face, card in {d}.items():")
+        if single is not None:
+            w.line(f"for face, card in (({single}, {d}[{single}]),):")
+        else:
+            w.line(f"for face, card in {d}.items():")
         w.indent()
         if faces is not None:
             w.line(f"if face not in {faces}:")
