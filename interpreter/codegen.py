@@ -549,9 +549,12 @@ class _Generator:
         scope = {"self": "seat"}
         self.reads.hand.add(play.card_zone)
         hand = f"hand{play.card_zone}"
-        w.line(f"{hand} = zones[{play.card_zone}][seat]")
-        w.line(f"if {hand}:")
-        w.indent()
+        opened = 0
+        if share:  # a share of the window: an empty hand is NO_CARD
+            w.line(f"{hand} = zones[{play.card_zone}][seat]")
+            w.line(f"if {hand}:")
+            w.indent()
+            opened = 1
         d = f"d{play.card_zone}" if share else distinct.get(play.card_zone)
         if d is None or share:  # a hand's distinct faces, once for all the plays from it
             if share:
@@ -560,13 +563,12 @@ class _Generator:
             else:
                 d = distinct[play.card_zone] = self.fresh("faces")
             w.line(f"{d} = {{}}")
-            w.line(f"for c in {hand}:")
+            w.line(f"for c in {hand if share else f'zones[{play.card_zone}][seat]'}:")
             w.line("    f = FACE_OF[c]")
             w.line(f"    if f not in {d}:")
             w.line(f"        {d}[f] = c")
             if share:
                 w.dedent()
-        opened = 1
         faces = None
         single = _literal(next(iter(play.faces))) if play.faces is not None and len(play.faces) == 1 else None
         if single is not None:  # a card of one face: looked up, not looked for
@@ -765,6 +767,9 @@ class _Generator:
         elif targets == "SEATS" and self.c.players <= UNROLL:
             for seat in range(self.c.players):
                 self.target_block(play, P, key, f"{dest}[{seat}]", _literal(seat), True, scope, known, join)
+        elif targets == "(seat,)":  # the seat's own zone: one target
+            w.line("t = seat")
+            self.target_block(play, P, key, f"{dest}[t]", "t", True, scope, known, join)
         else:
             w.line(f"for t in {targets}:")
             w.indent()
@@ -780,7 +785,7 @@ class _Generator:
         memo = dict(self.memo)
         plain = play.new_pile is None and play.onto_pile is None
         pre = self.pre[int(t)] if self.pre is not None and seated and t.isdigit() else {}
-        if not (pre and (play.new_pile is None or model_cond_done(play, pre)) and join is not None):
+        if not plain and not (pre and (play.new_pile is None or model_cond_done(play, pre)) and join is not None):
             w.line(f"target = {zone}")
         scope = {**scope, "target": "target", "owner": t}
         model = play.model
