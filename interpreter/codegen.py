@@ -1275,7 +1275,7 @@ class _Generator:
         w.line("        raise EngineError(*endless_round(g))")
         w.line("    break")
         w.dedent()
-        if not in_window:
+        if not in_window and (self.c.window is not None or _silences(self.model)):
             w.line("else:")
             w.indent()
             if self.c.window is not None:
@@ -1286,8 +1286,9 @@ class _Generator:
                     w.line("    st.window = [st.active, 0]")
                 else:
                     w.line("st.window = [st.active, 0]")
-            w.line("if st.silent and st.window is None:")
-            w.line("    st.silent.clear()")
+            if _silences(self.model):
+                w.line("if st.silent and st.window is None:")
+                w.line("    st.silent.clear()")
             w.dedent()
 
     def longest_run(self) -> int:
@@ -1692,6 +1693,15 @@ def _reads_zone(e, zone: str) -> bool:
     if isinstance(e, m.ZoneRef) and e.zone == zone:
         return True
     return any(_reads_zone(child, zone) for child in _children(e))
+
+
+def _silences(model: m.Ruleset) -> bool:
+    """Whether some effect may keep a seat from answering in the window (`no answer`): else
+    no seat is ever silent."""
+    effects = [e for p in model.plays for e in p.effects]
+    effects += [s.effect for s in [*model.turn, *(model.final.steps if model.final else ())]
+                if isinstance(s, m.EffectStep)]
+    return any(isinstance(e.effect if isinstance(e, m.Guarded) else e, m.NoAnswer) for e in effects)
 
 
 def _ends_turn(play: CPlay) -> bool:
