@@ -615,6 +615,10 @@ class _Generator:
         if (play.choose is None and play.mate is None and targets == "SEATS" and self.c.players <= UNROLL
                 and (join is None or len(join) == 3)):
             self.pre = self.pre_targets(play, dest, join, scope)
+        candidates = None  # the cards that may be a mate, by their card-only conditions: once, not per card
+        if play.mate is not None and play.index in self.mate_sets:
+            candidates = self.fresh("mates")
+            w.line(f"{candidates} = [c for c in zones[{play.mate.zone}][seat] if FACE_OF[c] in M{play.index}]")
         if single is not None:
             w.line(f"for face, card in (({single}, {d}[{single}]),):")
         else:
@@ -636,12 +640,10 @@ class _Generator:
             self.reads.hand.add(mate_zone)
             mates, mate = self.fresh("mates"), self.fresh("mate")
             w.line(f"{mates} = {{}}")
-            w.line(f"for c in zones[{mate_zone}][seat]:")
+            w.line(f"for c in {candidates or f'zones[{mate_zone}][seat]'}:")
             w.line("    if c != card:")
             w.line("        f = FACE_OF[c]")
-            # only the faces the mate's card-only conditions keep (`M<play>`): the others fail its `where`
-            kept = f" and f in M{play.index}" if play.index in self.mate_sets else ""
-            w.line(f"        if f not in {mates}{kept}:")
+            w.line(f"        if f not in {mates}:")
             w.line(f"            {mates}[f] = c")
             w.line(f"for mate_face, {mate} in {mates}.items():")
             w.indent()
