@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import random
 import weakref
 from dataclasses import dataclass, field
 
@@ -973,7 +974,7 @@ class _Generator:
         for k, (op, compiled) in enumerate(zip(model.setup, c.setup, strict=True)):
             if isinstance(op, m.Shuffle):
                 w.line(f"deck = list(range({c.deck_size}))")
-                w.line("g.rng.shuffle(deck)")
+                w.line("_shuffle(g.rng, deck)")
                 w.line(f"zones[{c.zone_index[op.zone]}] = deck")
             elif isinstance(op, m.Let):
                 w.line(f"st.values[{compiled.value}] = setup{k}(env)")
@@ -1881,6 +1882,25 @@ def _rings(n: int) -> tuple:
     return (None, ring(1), ring(-1))
 
 
+_PLAIN_DRAWS = random.Random._randbelow is random.Random._randbelow_with_getrandbits
+
+
+def _shuffle(rng: random.Random, deck: list) -> None:
+    """`rng.shuffle(deck)`, the very same draws, without a call per card: `Random.shuffle`
+    swaps each place i, from the last down to 1, with `_randbelow(i + 1)`, which for a plain
+    `Random` draws `getrandbits((i + 1).bit_length())` until the number is at most i."""
+    if type(rng) is not random.Random or not _PLAIN_DRAWS:
+        rng.shuffle(deck)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        bits = (i + 1).bit_length()
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
 def _div(a: int, b: int) -> int:
     """Whole division; by zero gives 0, as in the closures."""
     return a // b if b else 0
@@ -2000,7 +2020,7 @@ def _namespace(c: Compiled) -> dict:
     for card, face in enumerate(c.face_of):
         first.setdefault(face, card)
     ns = {"_remove_pile": _remove_pile, "PASS": PASS, "EngineError": EngineError, "endless_round": endless_round,
-          "idle_state": idle_state, "idle_round": idle_round,
+          "_shuffle": _shuffle, "idle_state": idle_state, "idle_round": idle_round,
           "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "NO_CARD": NO_CARD,
           "NO_MATE": NO_MATE, "Shallow": Shallow, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod,
           "NONE": none,

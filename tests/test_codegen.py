@@ -140,7 +140,7 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          "_parts", "ps", "Shallow", "__class__", "keep", "mate", "passes", "spent", "start_round", "ORDERS", "deck",
          "into", "reversed", "rng", "shuffle", "round", "totals", "from_seat", "to_seat", "moved", "_rng_state",
          "idle", "seen", "now", "idle_state", "idle_round", "start", "live", "_live", "draw", "size", "bits", "r",
-         "bit_length", "RINGS"}
+         "bit_length", "RINGS", "_shuffle"}
 
 
 def names_in(source: str) -> set[str]:
@@ -264,3 +264,23 @@ def test_window_shares_are_kept_until_what_they_read_changes():
         reference.play(action)
         fast.play(action)
     assert asked > 100 and computed < asked * len(c.window.plays) / 4
+
+
+def test_the_generated_shuffle_draws_as_random_shuffle():
+    """`codegen._shuffle` is `Random.shuffle` without a call per card: the same order and the
+    same state of the source after it, for any size; another source's own shuffle is used."""
+    for size in (0, 1, 2, 7, 90, 200):
+        for seed in range(5):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            deck, expected = list(range(size)), list(range(size))
+            codegen._shuffle(ours, deck)
+            theirs.shuffle(expected)
+            assert deck == expected and ours.getstate() == theirs.getstate()
+
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+
+    deck = [1, 2, 3]
+    codegen._shuffle(Reversing(0), deck)
+    assert deck == [3, 2, 1]
