@@ -1409,7 +1409,7 @@ class _Generator:
                 w.line("st.step = 0")
                 w.line(f"st.passed = env[{PASSED}] = False")
                 if c.final is not None:
-                    w.line("if final_when(env):")
+                    w.line(f"if {self.ex(self.model.final.when, {})}:  # the final round's condition")
                     w.indent()
                     w.line("g._turn_over()  # it begins the final round, whose steps are the engine's")
                     self.handover(_plus("spent", extra))
