@@ -284,3 +284,16 @@ def test_the_generated_shuffle_draws_as_random_shuffle():
     deck = [1, 2, 3]
     codegen._shuffle(Reversing(0), deck)
     assert deck == [3, 2, 1]
+
+
+@pytest.mark.parametrize("name, edition, players", [("klats", None, 3), ("arne_92", None, 3), ("arne_total", "en", 4)])
+def test_the_match_loop_draws_as_choice_whatever_the_chooser(name, edition, players):
+    """The match loop writes out `Random.choice` for a plain random source; any other chooser
+    is called: with one that calls the same `choice`, the matches end alike."""
+    c = compile_ruleset(load(str(RULESETS / f"{name}.rules"), edition).model, players)
+    for seed in range(3):
+        written, called = FastGame(c, seed), FastGame(c, seed)
+        first, second = random.Random(seed), random.Random(seed)
+        written.play_random(first.choice, 10**6)
+        called.play_random(lambda actions, rng=second: rng.choice(actions), 10**6)
+        assert written.state == called.state and first.getstate() == second.getstate()
