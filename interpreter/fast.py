@@ -8,10 +8,14 @@ the two equal move by move. What it adds:
 - each seat's response-window answer is kept until a zone its plays read changes (the
   generator knows which zones those are); a window where no seat can answer closes at once;
 - an end-round condition is tested again only after a zone it reads has changed;
+- `play_random`, the whole match played by the generated match loop (`codegen`'s `playout`);
 - `clone()`, a copy of the match for search, that shares nothing that changes.
 
-Every change to a zone goes through `_wrote` (a play's card, its destination, a draw) or
-forgets everything (an effect, a new round, a position set by hand).
+Every change to a zone goes through `_wrote` (a play's card, its destination, a draw, the zones
+an effect names) or forgets everything (an effect that may change any zone, a new round, a
+position set by hand); the match loop writes `_wrote` out for each zone it changes. `_live`
+lists, per window play, the seats whose share of it is a list: a change of a zone that play
+reads at any seat drops the share there only.
 """
 from __future__ import annotations
 
