@@ -110,7 +110,7 @@ def plan(compiled: Compiled) -> Plan:
                        for steps in (fast.turn, fast.final.steps if fast.final else ())),
         window_gen=gen.generate.get(id(compiled.window)) if compiled.window else None,
         round_end=gen.round_end, shares=len(reads), keep_answers=not any(r.counters for r in reads),
-        budget=codegen._budget(compiled), copy_zones=gen.copy_zones, effects=gen.effects,
+        budget=codegen.step_budget(compiled), copy_zones=gen.copy_zones, effects=gen.effects,
         zones=tuple((readers, coarse, own, faces, any_face) for (readers, coarse, own, _, any_face), faces
                     in zip(gen.zone_caches, hand, strict=True)),
         effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays), playout=gen.playout,
