@@ -8,10 +8,14 @@ the two equal move by move. What it adds:
 - each seat's response-window answer is kept until a zone its plays read changes (the
   generator knows which zones those are); a window where no seat can answer closes at once;
 - an end-round condition is tested again only after a zone it reads has changed;
+- `play_random`, the whole match played by the generated match loop (`codegen`'s `playout`);
 - `clone()`, a copy of the match for search, that shares nothing that changes.
 
-Every change to a zone goes through `_wrote` (a play's card, its destination, a draw) or
-forgets everything (an effect, a new round, a position set by hand).
+Every change to a zone goes through `_wrote` (a play's card, its destination, a draw, the zones
+an effect names) or forgets everything (an effect that may change any zone, a new round, a
+position set by hand); the match loop writes `_wrote` out for each zone it changes. `_live`
+lists, per window play, the seats whose share of it is a list: a change of a zone that play
+reads at any seat drops the share there only.
 """
 from __future__ import annotations
 
@@ -73,17 +77,16 @@ class Plan:
     round_end: object
     shares: int  # the window's plays
     keep_answers: bool  # no window play reads what changes without a zone changing
-    readers: tuple  # per zone: the end-round conditions that read it
-    coarse: tuple  # per zone: the window shares that read it at any seat
-    own: tuple  # per zone: the shares that read it at the seat asked
-    hand: tuple  # per zone: {face: ((share, as a mate), ...)} for the shares that go through it for faces only
-    any_face: tuple  # per zone: the shares that go through it for any face
     budget: int
     copy_zones: object
-    zones: tuple  # per zone: (readers, coarse, own, hand, any face), as `_wrote` reads them
+    # per zone, as `_wrote` reads them: (the end-round conditions that read it, the window shares
+    # that read it at any seat, those that read it at the seat asked, {face: ((share, as a mate),
+    # ...)} for those that go through it for some faces only, those that go through it for any face)
+    zones: tuple
     effects: tuple  # per play: its effect functions
     effect_writes: tuple  # per play: the zones its effects change, or None for any
-    playout: object  # the generated match loop: fn(game, choose, bound)
+    playout: object  # the generated match loop: fn(game, choose, bound, draw)
+    start_round: object  # the generated `Game._start_round`: fn(game)
     step_writes: dict  # id(CStep) of an effect step: the zones it changes, or None for any
 
 
@@ -99,24 +102,7 @@ def plan(compiled: Compiled) -> Plan:
     gens = {id(s): gen.generate[id(o)] for s, o in zip(_steps(fast), _steps(compiled), strict=True)
             if id(o) in gen.generate}
     reads = gen.window_reads or ()
-    zones = range(len(compiled.model.zones))
-    hand, any_face = [], []
-    for z in zones:
-        by_face: dict[int, list[tuple[int, bool]]] = {}
-        anyone = []
-        for k, r in enumerate(reads):
-            if z in r.hand and z not in r.own and z not in r.zones:
-                if gen.window_faces[k] is None:
-                    anyone.append(k)
-                else:
-                    cards, mates = gen.window_faces[k]
-                    for f in cards:
-                        by_face.setdefault(f, []).append((k, False))
-                    for f in mates:
-                        by_face.setdefault(f, []).append((k, True))
-        hand.append({f: tuple(ks) for f, ks in by_face.items()})
-        any_face.append(tuple(anyone))
-    longest = max(len(compiled.turn), len(compiled.final.steps) if compiled.final else 0)
+    hand = codegen.face_tables(gen.zone_caches, gen.window_faces)
     result = Plan(
         fast=fast,
         programs=tuple(tuple((s.kind == "play", s.when, gens.get(id(s)), s.optional, s.or_pass, s.count,
@@ -124,18 +110,13 @@ def plan(compiled: Compiled) -> Plan:
                        for steps in (fast.turn, fast.final.steps if fast.final else ())),
         window_gen=gen.generate.get(id(compiled.window)) if compiled.window else None,
         round_end=gen.round_end, shares=len(reads), keep_answers=not any(r.counters for r in reads),
-        readers=tuple(tuple(k for k, r in enumerate(gen.round_end_reads) if z in r.zones or z in r.own or z in r.hand)
-                      for z in zones),
-        coarse=tuple(tuple(k for k, r in enumerate(reads) if z in r.zones) for z in zones),
-        own=tuple(tuple(k for k, r in enumerate(reads) if z in r.own and z not in r.zones) for z in zones),
-        hand=tuple(hand), any_face=tuple(any_face),
-        budget=(longest + 1) * compiled.players * (compiled.deck_size + 2),
-        copy_zones=gen.copy_zones, effects=gen.effects, zones=(),
+        budget=codegen.step_budget(compiled), copy_zones=gen.copy_zones, effects=gen.effects,
+        zones=tuple((readers, coarse, own, faces, any_face) for (readers, coarse, own, _, any_face), faces
+                    in zip(gen.zone_caches, hand, strict=True)),
         effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays), playout=gen.playout,
+        start_round=gen.start_round,
         step_writes={id(s): codegen.effect_writes(compiled, None, (e.effect,))
                      for s, e in zip(_steps(fast), _model_steps(compiled.model), strict=True) if s.kind == "effect"})
-    result = replace(result, zones=tuple(zip(result.readers, result.coarse, result.own, result.hand, result.any_face,
-                                             strict=True)))
     cid = id(compiled)
     _PLANS[cid] = (weakref.ref(compiled, lambda _: _PLANS.pop(cid, None)), result)
     return result
@@ -153,11 +134,12 @@ class FastGame(Game):
         self._zone_plans = p.zones
         self._copy_zones, self._effects, self._effect_writes = p.copy_zones, p.effects, p.effect_writes
         self._step_writes = p.step_writes
-        self._playout = p.playout
+        self._playout, self._start_round_fn = p.playout, p.start_round
         self._face_of = compiled.face_of
         self._dirty = [True] * len(compiled.round_ends)
         self._answers: list = [None] * n  # per seat: its window actions (no pass), None unknown
         self._parts = [[None] * p.shares for _ in range(n)]  # per seat: each window play's share
+        self._live = [set() for _ in range(p.shares)]  # per share: seats where it is a list (may be stale)
         self._rng_state = None  # the random source's state, read for copies; None once it is drawn on
         super().__init__(p.fast, seed, deal=deal)
 
@@ -242,6 +224,8 @@ class FastGame(Game):
         self._answers[:] = [None] * self.n
         for parts in self._parts:
             parts[:] = [None] * self._shares
+        for seats in self._live:
+            seats.clear()
 
     # ---------------------------------------------------------------- the engine's hooks
 
@@ -251,7 +235,7 @@ class FastGame(Game):
     def _generate(self, seat: int, step) -> list[tuple]:
         """The actions of a play step (or the window) for `seat`, as `Game._generate` gives them."""
         if step is self.c.window:
-            return self._window_gen(self.env, seat, [None] * self._shares)
+            return self._window_gen(self.env, seat, [None] * self._shares, self._live)
         return next(p[2] for p in (*self._programs[0], *self._programs[1]) if p[8] is step)(self.env, seat)
 
     def _round_end(self) -> str | None:
@@ -259,7 +243,7 @@ class FastGame(Game):
 
     def _start_round(self) -> None:
         self._forget()
-        super()._start_round()
+        self._start_round_fn(self)
 
     def set_position(self, *args, **kwargs) -> None:
         self._forget()
@@ -268,10 +252,10 @@ class FastGame(Game):
     def _window_actions(self, seat: int) -> list:
         """The seat's window actions, without the pass: kept while nothing they read changed."""
         if not self._keep_answers:
-            return self._window_gen(self.env, seat, [None] * self._shares)
+            return self._window_gen(self.env, seat, [None] * self._shares, self._live)
         found = self._answers[seat]
         if found is None:
-            found = self._answers[seat] = self._window_gen(self.env, seat, self._parts[seat])
+            found = self._answers[seat] = self._window_gen(self.env, seat, self._parts[seat], self._live)
         return found
 
     def _nobody_answers(self, silent: set) -> bool:
@@ -285,8 +269,13 @@ class FastGame(Game):
         """Play the match to its end, `choose(actions)` making every decision, as `bots.play_out`
         plays it with one random bot at every seat (`choose` its `rng.choice`): the same
         decisions, the same state, the same errors; an `EngineError` once a round's plays pass
-        `bound`. The generated match loop (`codegen`'s `playout`) runs it."""
-        self._playout(self, choose, bound)
+        `bound`. The generated match loop (`codegen`'s `playout`) runs it; when `choose` is the
+        `choice` of a plain `random.Random`, the loop draws as `choice` does (`seq[r]` for the
+        first `r = getrandbits(len(seq).bit_length())` below `len(seq)`), without its calls."""
+        rng = getattr(choose, "__self__", None)
+        plain = (type(rng) is random.Random and getattr(choose, "__func__", None) is random.Random.choice
+                 and random.Random._randbelow is random.Random._randbelow_with_getrandbits)
+        self._playout(self, choose, bound, rng.getrandbits if plain else None)
 
     def _advance(self, spent: int = 0) -> None:
         """`Game._advance`, with window answers kept, a window no seat can answer closed at once,
@@ -365,7 +354,7 @@ class FastGame(Game):
                 self._pass_step()
                 passes += 1
                 if passes % n == 0:  # progress.py: a whole cycle of seats passed; the same state again repeats for ever
-                    now = idle_state(self)
+                    now = idle_state(self, self._copy_zones)
                     if now is not None and now == seen:
                         raise EngineError(*idle_round(self))
                     seen = now
@@ -493,6 +482,7 @@ class FastGame(Game):
         other._dirty = list(self._dirty)
         other._answers = list(self._answers)
         other._parts = [list(parts) for parts in self._parts]
+        other._live = [set(seats) for seats in self._live]
         return other
 
 

@@ -7,6 +7,7 @@ cards), `zone:piles`, `enum:ATTR`, and `list:T` for a list of T.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -158,6 +159,15 @@ def children(e: object) -> tuple[object, ...]:
         case If(cond=c, then=a, otherwise=b):
             return (c, a, b)
     raise unknown(children, e)
+
+
+def walk(e: object) -> Iterator[object]:
+    """An expression and every expression inside it, depth first (jinja2's `find_all`)."""
+    todo = [e]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(reversed(children(node)))
 
 
 def reads_only(e: object, names: frozenset[str] | set[str]) -> bool:

@@ -83,13 +83,16 @@ def _line(provenance) -> str:
 
 
 
-def idle_state(game) -> tuple | None:
+def idle_state(game, copy_zones=None) -> tuple | None:
     """Everything a step that needs no decision reads or changes, the count of passes aside; None
-    when some rule reads `passes`, since then no state repeats for sure."""
+    when some rule reads `passes`, since then no state repeats for sure. `copy_zones`: the
+    engine's own copy of the zones, when it has one faster than `_frozen` (the states an engine
+    compares are all made alike, and lists compare as the tuples do)."""
     if _reads_passes(game.c.model):
         return None
     st = game.state
-    return (_frozen(st.zones), tuple(st.totals), st.round, st.active, st.step, st.direction, tuple(st.next_turns),
+    zones = _frozen(st.zones) if copy_zones is None else copy_zones(st.zones)
+    return (zones, tuple(st.totals), st.round, st.active, st.step, st.direction, tuple(st.next_turns),
             None if st.window is None else tuple(st.window), st.final_turns, frozenset(st.silent), st.passed,
             tuple(st.values))
 
