@@ -39,8 +39,9 @@ def check(
     selections: list[exporting.Json] | None = None
     if checked is None:
         loaded = load_or_exit(file, edition, variant, house)
-        dealt, warnings = exporting.deals(loaded.model), list(loaded.warnings)
+        warnings = list(loaded.warnings)
         print_warnings(loaded)
+        dealt = exporting.deals(loaded.model)
     else:
         loaded, dealt, selections, warnings = checked
     report = exporting.summary(loaded.model, dealt)
