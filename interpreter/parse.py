@@ -199,16 +199,16 @@ def _too_deep(span: Span) -> _Located:
 # returns. Where a rule repeats a part (`NAME ("," NAME)*`, a block's items) ahead of fixed ones,
 # the method takes the rest as `*parts` and names what the grammar puts at its end.
 
-Provs: TypeAlias = tuple[s.Prov, ...]
-ProvTree: TypeAlias = "Tree[s.Prov]"  # the `provs` rule, left a tree: a method of its own would cost more than it
-Range: TypeAlias = tuple[s.Number, s.Number]
-Removal: TypeAlias = tuple[str, s.Ident | None]  # (kind, name or None), the kind as options.key() names clauses
+_Provs: TypeAlias = tuple[s.Prov, ...]
+_ProvTree: TypeAlias = "Tree[s.Prov]"  # the `provs` rule as lark leaves it: a method for it costs a call per clause
+_Range: TypeAlias = tuple[s.Number, s.Number]
+_Removal: TypeAlias = tuple[str, s.Ident | None]  # (kind, name or None), the kind as options.key() names clauses
 
 
 class _Common(TypedDict):
     """What every clause has apart from its fields, passed to its class as keywords."""
 
-    provs: Provs
+    provs: _Provs
     span: Span
     items: tuple[s.Clause, ...]
 
@@ -250,25 +250,25 @@ def _value(part: Token | s.Number) -> s.Ident | s.Number:
     return part if isinstance(part, s.Number) else _ident(part)
 
 
-def _provs(tree: ProvTree) -> Provs:
-    return cast("Provs", tuple(tree.children))  # a `provs` tree holds only `prov`s, which the transformer made Provs
+def _provs(tree: _ProvTree) -> _Provs:
+    return cast("_Provs", tuple(tree.children))  # a `provs` tree holds only `prov`s, which the transformer made _Provs
 
 
-def _common(meta: Meta, provs: ProvTree | None = None, items: tuple[s.Clause, ...] = ()) -> _Common:
+def _common(meta: Meta, provs: _ProvTree | None = None, items: tuple[s.Clause, ...] = ()) -> _Common:
     return {"provs": _provs(provs) if provs is not None else (), "span": _span(meta), "items": items}
 
 
-def _last_provs(parts: tuple[object, ...]) -> ProvTree:
-    return cast("ProvTree", parts[-1])  # every clause's rule ends in `provs`
+def _last_provs(parts: tuple[object, ...]) -> _ProvTree:
+    return cast("_ProvTree", parts[-1])  # every clause's rule ends in `provs`
 
 
-def _block(meta: Meta, parts: tuple[s.Clause | ProvTree, ...]) -> _Common:
+def _block(meta: Meta, parts: tuple[s.Clause | _ProvTree, ...]) -> _Common:
     """The common attributes of a block clause (`"{" item* "}" provs`): its parts are its items, then its provenance."""
     items = cast("tuple[s.Clause, ...]", parts[:-1])  # an item rule's method makes a clause, and only the last is provs
     return _common(meta, _last_provs(parts), items)
 
 
-def _removal(kind: str) -> Callable[[_ToAst, Meta, *tuple[Token, ...]], Removal]:
+def _removal(kind: str) -> Callable[[_ToAst, Meta, *tuple[Token, ...]], _Removal]:
     """The transformer method of `remove KIND NAME`."""
     return lambda self, meta, *name: (kind, _ident(name[0]) if name else None)
 
@@ -295,7 +295,7 @@ class _ToAst(Transformer[Token, list[s.Clause]]):
         value = _integer(tokens[-1])
         return s.Number(-value if len(tokens) == 2 else value, _span(meta))
 
-    def range(self, meta: Meta, low: s.Number, high: s.Number) -> Range:
+    def range(self, meta: Meta, low: s.Number, high: s.Number) -> _Range:
         return (low, high)
 
     def label(self, meta: Meta, language: Token, text: Token) -> tuple[str, str]:
@@ -305,107 +305,107 @@ class _ToAst(Transformer[Token, list[s.Clause]]):
         return s.EnumValue(_ident(name), labels)
 
     # -- header and components
-    def game(self, meta: Meta, title: Token, *parts: s.Clause | ProvTree) -> s.Game:
+    def game(self, meta: Meta, title: Token, *parts: s.Clause | _ProvTree) -> s.Game:
         return s.Game(_string(title), **_block(meta, parts))
 
-    def game_name(self, meta: Meta, language: Token, text: Token, provs: ProvTree) -> s.Label:
+    def game_name(self, meta: Meta, language: Token, text: Token, provs: _ProvTree) -> s.Label:
         return s.Label(_ident(language), _string(text), **_common(meta, provs))
 
-    def document(self, meta: Meta, id: Token, title: Token, provs: ProvTree) -> s.Document:
+    def document(self, meta: Meta, id: Token, title: Token, provs: _ProvTree) -> s.Document:
         return s.Document(s.Ident(_string(id), _tspan(id)), _string(title), **_common(meta, provs))
 
-    def players(self, meta: Meta, first: s.Number | Range, *parts: s.Number | ProvTree) -> s.Players:
+    def players(self, meta: Meta, first: s.Number | _Range, *parts: s.Number | _ProvTree) -> s.Players:
         if not isinstance(first, s.Number):  # `players LOW..HIGH`
             return s.Players(*first, None, **_common(meta, _last_provs(parts)))
         counts = (first, *(n for n in parts if isinstance(n, s.Number)))
         return s.Players(first, counts[-1], counts, **_common(meta, _last_provs(parts)))
 
-    def param(self, meta: Meta, name: Token, default: s.Number, range: Range, provs: ProvTree) -> s.Param:
+    def param(self, meta: Meta, name: Token, default: s.Number, range: _Range, provs: _ProvTree) -> s.Param:
         return s.Param(_ident(name), default, *range, **_common(meta, provs))
 
-    def define(self, meta: Meta, name: Token, *parts: Token | None | s.Expr | ProvTree) -> s.Define:
+    def define(self, meta: Meta, name: Token, *parts: Token | None | s.Expr | _ProvTree) -> s.Define:
         body = cast("s.Expr", parts[-2])  # the rule ends in `"=" expr provs`
         return s.Define(_ident(name), _idents(parts), body, **_common(meta, _last_provs(parts)))
 
-    def enum_attribute(self, meta: Meta, name: Token, *parts: s.EnumValue | ProvTree) -> s.EnumAttribute:
+    def enum_attribute(self, meta: Meta, name: Token, *parts: s.EnumValue | _ProvTree) -> s.EnumAttribute:
         values = tuple(v for v in parts if isinstance(v, s.EnumValue))
         return s.EnumAttribute(_ident(name), values, **_common(meta, _last_provs(parts)))
 
-    def int_attribute(self, meta: Meta, name: Token, range: Range, provs: ProvTree) -> s.IntAttribute:
+    def int_attribute(self, meta: Meta, name: Token, range: _Range, provs: _ProvTree) -> s.IntAttribute:
         return s.IntAttribute(_ident(name), *range, **_common(meta, provs))
 
-    def card(self, meta: Meta, name: Token, *parts: s.Clause | ProvTree) -> s.Card:
+    def card(self, meta: Meta, name: Token, *parts: s.Clause | _ProvTree) -> s.Card:
         return s.Card(_ident(name), **_block(meta, parts))
 
-    def card_each(self, meta: Meta, attribute: Token, provs: ProvTree) -> s.Each:
+    def card_each(self, meta: Meta, attribute: Token, provs: _ProvTree) -> s.Each:
         return s.Each(_ident(attribute), **_common(meta, provs))
 
-    def card_fixed(self, meta: Meta, attribute: Token, value: Token | s.Number, provs: ProvTree) -> s.Fixed:
+    def card_fixed(self, meta: Meta, attribute: Token, value: Token | s.Number, provs: _ProvTree) -> s.Fixed:
         return s.Fixed(_ident(attribute), _value(value), **_common(meta, provs))
 
-    def card_copies(self, meta: Meta, count: Token, provs: ProvTree) -> s.Copies:
+    def card_copies(self, meta: Meta, count: Token, provs: _ProvTree) -> s.Copies:
         return s.Copies(s.Number(_integer(count), _tspan(count)), **_common(meta, provs))
 
-    def card_face(self, meta: Meta, language: Token | None, template: Token, provs: ProvTree) -> s.Face:
+    def card_face(self, meta: Meta, language: Token | None, template: Token, provs: _ProvTree) -> s.Face:
         return s.Face(_string(template), _ident(language) if language is not None else None, **_common(meta, provs))
 
-    def card_mark(self, meta: Meta, name: Token, count: Token | None, where: s.Expr | None, provs: ProvTree) -> s.Mark:
+    def card_mark(self, meta: Meta, name: Token, count: Token | None, where: s.Expr | None, provs: _ProvTree) -> s.Mark:
         number = s.Number(_integer(count), _tspan(count)) if count is not None else None
         return s.Mark(_ident(name), number, where, **_common(meta, provs))
 
-    def card_name(self, meta: Meta, language: Token, text: Token, provs: ProvTree) -> s.Label:
+    def card_name(self, meta: Meta, language: Token, text: Token, provs: _ProvTree) -> s.Label:
         return s.Label(_ident(language), _string(text), **_common(meta, provs))
 
     def zone(self, meta: Meta, name: Token, scope: Tree[Token], visibility: Tree[Token], layout: Tree[Token] | None,
-             provs: ProvTree) -> s.Zone:
+             provs: _ProvTree) -> s.Zone:
         shape = layout.data if layout is not None else "cards"
         return s.Zone(_ident(name), scope.data, visibility.data, shape, **_common(meta, provs))
 
     # -- procedure
-    def setup(self, meta: Meta, *parts: s.Clause | ProvTree) -> s.Setup:
+    def setup(self, meta: Meta, *parts: s.Clause | _ProvTree) -> s.Setup:
         return s.Setup(**_block(meta, parts))
 
-    def cleanup(self, meta: Meta, *parts: s.Clause | ProvTree) -> s.Cleanup:
+    def cleanup(self, meta: Meta, *parts: s.Clause | _ProvTree) -> s.Cleanup:
         return s.Cleanup(**_block(meta, parts))
 
-    def shuffle_deck(self, meta: Meta, zone: Token, provs: ProvTree) -> s.Shuffle:
+    def shuffle_deck(self, meta: Meta, zone: Token, provs: _ProvTree) -> s.Shuffle:
         return s.Shuffle(_ident(zone), **_common(meta, provs))
 
     def deal(self, meta: Meta, count: s.Expr | None, source: Token, dest: Token, where: s.Expr | None,
-             provs: ProvTree) -> s.Deal:
+             provs: _ProvTree) -> s.Deal:
         return s.Deal(count, _ident(source), _ident(dest), where, **_common(meta, provs))
 
     def all_cards(self, meta: Meta) -> None:
         return None
 
     def move(self, meta: Meta, count: s.Expr | None, source: Token, dest: Token, where: s.Expr | None,
-             provs: ProvTree) -> s.Move:
+             provs: _ProvTree) -> s.Move:
         return s.Move(count, _ident(source), _ident(dest), where, **_common(meta, provs))
 
-    def play(self, meta: Meta, name: Token, *parts: s.Clause | ProvTree) -> s.Play:
+    def play(self, meta: Meta, name: Token, *parts: s.Clause | _ProvTree) -> s.Play:
         return s.Play(_ident(name), **_block(meta, parts))
 
-    def play_card(self, meta: Meta, zone: Token, where: s.Expr | None, provs: ProvTree) -> s.CardFrom:
+    def play_card(self, meta: Meta, zone: Token, where: s.Expr | None, provs: _ProvTree) -> s.CardFrom:
         return s.CardFrom(_ident(zone), where, **_common(meta, provs))
 
-    def play_with(self, meta: Meta, name: Token, zone: Token, where: s.Expr | None, provs: ProvTree) -> s.With:
+    def play_with(self, meta: Meta, name: Token, zone: Token, where: s.Expr | None, provs: _ProvTree) -> s.With:
         return s.With(_ident(name), _ident(zone), where, **_common(meta, provs))
 
-    def play_to(self, meta: Meta, zone: Token, seats: s.Seats | None, provs: ProvTree) -> s.To:
+    def play_to(self, meta: Meta, zone: Token, seats: s.Seats | None, provs: _ProvTree) -> s.To:
         return s.To(_ident(zone), seats, **_common(meta, provs))
 
-    def play_new_pile(self, meta: Meta, when: s.Expr | None, provs: ProvTree) -> s.NewPile:
+    def play_new_pile(self, meta: Meta, when: s.Expr | None, provs: _ProvTree) -> s.NewPile:
         return s.NewPile(when, **_common(meta, provs))
 
-    def play_onto_pile(self, meta: Meta, when: s.Expr | None, provs: ProvTree) -> s.OntoPile:
+    def play_onto_pile(self, meta: Meta, when: s.Expr | None, provs: _ProvTree) -> s.OntoPile:
         return s.OntoPile(when, **_common(meta, provs))
 
     def play_choose_seat(self, meta: Meta, name: Token, seats: s.Seats, where: s.Expr | None,
-                         provs: ProvTree) -> s.Choose:
+                         provs: _ProvTree) -> s.Choose:
         return s.Choose("seat", _ident(name), None, seats, where, **_common(meta, provs))
 
     def play_choose_pile(self, meta: Meta, name: Token, zone: Token, seats: s.Seats, where: s.Expr | None,
-                         provs: ProvTree) -> s.Choose:
+                         provs: _ProvTree) -> s.Choose:
         return s.Choose("pile", _ident(name), _ident(zone), seats, where, **_common(meta, provs))
 
     # `any seat`, `any other seat`, `self`, or an expression naming one seat
@@ -426,25 +426,25 @@ class _ToAst(Transformer[Token, list[s.Clause]]):
     def move_pile(self, meta: Meta, pile: s.Expr, dest: s.Expr) -> s.MovePile:
         return s.MovePile(pile, dest, **_common(meta))
 
-    def play_then(self, meta: Meta, effect: s.Effect, when: s.Expr | None, provs: ProvTree) -> s.Effect:
+    def play_then(self, meta: Meta, effect: s.Effect, when: s.Expr | None, provs: _ProvTree) -> s.Effect:
         return self._then(meta, effect, when, provs)
 
-    def turn_then(self, meta: Meta, effect: s.Effect, when: s.Expr | None, provs: ProvTree) -> s.Effect:
+    def turn_then(self, meta: Meta, effect: s.Effect, when: s.Expr | None, provs: _ProvTree) -> s.Effect:
         return self._then(meta, effect, when, provs)  # an effect as a turn step
 
     @staticmethod
-    def _then(meta: Meta, effect: s.Effect, when: s.Expr | None, provs: ProvTree) -> s.Effect:
+    def _then(meta: Meta, effect: s.Effect, when: s.Expr | None, provs: _ProvTree) -> s.Effect:
         """An effect with its provenance; with `when COND`, a `Guarded` holding it."""
         if when is None:
             return effect.replace(provs=_provs(provs), span=_span(meta))
         return s.Guarded(effect, when, **_common(meta, provs))
 
-    def play_meld(self, meta: Meta, name: Token, range: Range, zone: Token, where: s.Expr | None,
-                  provs: ProvTree) -> s.Meld:
+    def play_meld(self, meta: Meta, name: Token, range: _Range, zone: Token, where: s.Expr | None,
+                  provs: _ProvTree) -> s.Meld:
         return s.Meld(_ident(name), *range, _ident(zone), where, **_common(meta, provs))
 
     def play_choose_value(self, meta: Meta, name: Token, attribute: Token, where: s.Expr | None,
-                          provs: ProvTree) -> s.ChooseValue:
+                          provs: _ProvTree) -> s.ChooseValue:
         return s.ChooseValue(_ident(name), _ident(attribute), where, **_common(meta, provs))
 
     def set_value(self, meta: Meta, name: Token, value: s.Expr) -> s.SetValue:
@@ -453,7 +453,7 @@ class _ToAst(Transformer[Token, list[s.Clause]]):
     def end_turn(self, meta: Meta) -> s.EndTurn:
         return s.EndTurn(**_common(meta))
 
-    def let(self, meta: Meta, name: Token, value: s.Expr, provs: ProvTree) -> s.Let:
+    def let(self, meta: Meta, name: Token, value: s.Expr, provs: _ProvTree) -> s.Let:
         return s.Let(_ident(name), value, **_common(meta, provs))
 
     def merge(self, meta: Meta, var: Token, collection: s.Expr, where: s.Expr | None) -> s.Merge:
@@ -475,79 +475,79 @@ class _ToAst(Transformer[Token, list[s.Clause]]):
     def no_answer(self, meta: Meta, seat: s.Expr) -> s.NoAnswer:
         return s.NoAnswer(seat, **_common(meta))
 
-    def window(self, meta: Meta, *parts: s.Clause | ProvTree) -> s.Window:
+    def window(self, meta: Meta, *parts: s.Clause | _ProvTree) -> s.Window:
         return s.Window(**_block(meta, parts))
 
-    def window_plays(self, meta: Meta, *parts: Token | ProvTree) -> s.WindowPlays:
+    def window_plays(self, meta: Meta, *parts: Token | _ProvTree) -> s.WindowPlays:
         return s.WindowPlays(_idents(parts), **_common(meta, _last_provs(parts)))
 
-    def window_open(self, meta: Meta, provs: ProvTree) -> s.WindowOpen:
+    def window_open(self, meta: Meta, provs: _ProvTree) -> s.WindowOpen:
         return s.WindowOpen(**_common(meta, provs))
 
-    def window_when(self, meta: Meta, when: s.Expr, provs: ProvTree) -> s.WindowWhen:
+    def window_when(self, meta: Meta, when: s.Expr, provs: _ProvTree) -> s.WindowWhen:
         return s.WindowWhen(when, **_common(meta, provs))
 
-    def turn(self, meta: Meta, *parts: s.Clause | ProvTree) -> s.Turn:
+    def turn(self, meta: Meta, *parts: s.Clause | _ProvTree) -> s.Turn:
         return s.Turn(**_block(meta, parts))
 
-    def turn_play(self, meta: Meta, *parts: Token | Tree[Token] | s.Expr | None | ProvTree) -> s.PlayStep:
+    def turn_play(self, meta: Meta, *parts: Token | Tree[Token] | s.Expr | None | _ProvTree) -> s.PlayStep:
         # plays, then `or pass` or None, a guard or None, provs
         when = cast("s.Expr | None", parts[-2])  # the rule ends in `[guard] provs`
         return s.PlayStep(_idents(parts[:-3]), parts[-3] is not None, when, False,
                           **_common(meta, _last_provs(parts)))
 
-    def turn_may_play(self, meta: Meta, *parts: Token | s.Expr | None | ProvTree) -> s.PlayStep:
+    def turn_may_play(self, meta: Meta, *parts: Token | s.Expr | None | _ProvTree) -> s.PlayStep:
         # plays, a guard or None, provs: a pass is always open
         when = cast("s.Expr | None", parts[-2])  # the rule ends in `[guard] provs`
         return s.PlayStep(_idents(parts[:-2]), True, when, True, **_common(meta, _last_provs(parts)))
 
-    def turn_may_play_any(self, meta: Meta, *parts: Token | s.Expr | None | ProvTree) -> s.PlayStep:
+    def turn_may_play_any(self, meta: Meta, *parts: Token | s.Expr | None | _ProvTree) -> s.PlayStep:
         # plays, a guard or None, provs: plays until the seat passes
         when = cast("s.Expr | None", parts[-2])  # the rule ends in `[guard] provs`
         return s.PlayStep(_idents(parts[:-2]), True, when, True, True, **_common(meta, _last_provs(parts)))
 
     def turn_draw(self, meta: Meta, count: s.Expr, source: Token, dest: Token, when: s.Expr | None,
-                  provs: ProvTree) -> s.Draw:
+                  provs: _ProvTree) -> s.Draw:
         return s.Draw(count, _ident(source), _ident(dest), when, **_common(meta, provs))
 
     def guard(self, meta: Meta, when: s.Expr) -> s.Expr:
         return when
 
-    def round_end(self, meta: Meta, name: Token, when: s.Expr, provs: ProvTree) -> s.RoundEnd:
+    def round_end(self, meta: Meta, name: Token, when: s.Expr, provs: _ProvTree) -> s.RoundEnd:
         return s.RoundEnd(_ident(name), when, **_common(meta, provs))
 
     def final(self, meta: Meta, name: Token, seat_order: Tree[Token] | None, when: s.Expr,
-              *parts: s.Clause | ProvTree) -> s.Final:
+              *parts: s.Clause | _ProvTree) -> s.Final:
         return s.Final(_ident(name), when, seat_order is not None, **_block(meta, parts))
 
-    def score(self, meta: Meta, seat: Token, value: s.Expr, provs: ProvTree) -> s.Score:
+    def score(self, meta: Meta, seat: Token, value: s.Expr, provs: _ProvTree) -> s.Score:
         return s.Score(_ident(seat), value, **_common(meta, provs))
 
-    def match(self, meta: Meta, *parts: s.Clause | ProvTree) -> s.Match:
+    def match(self, meta: Meta, *parts: s.Clause | _ProvTree) -> s.Match:
         return s.Match(**_block(meta, parts))
 
-    def deck_rule(self, meta: Meta, name: Token, when: s.Expr, provs: ProvTree) -> s.DeckRule:
+    def deck_rule(self, meta: Meta, name: Token, when: s.Expr, provs: _ProvTree) -> s.DeckRule:
         return s.DeckRule(_ident(name), when, **_common(meta, provs))
 
-    def decks(self, meta: Meta, count: Token, provs: ProvTree) -> s.Decks:
+    def decks(self, meta: Meta, count: Token, provs: _ProvTree) -> s.Decks:
         return s.Decks(s.Number(_integer(count), _tspan(count)), **_common(meta, provs))
 
-    def display(self, meta: Meta, *parts: s.Clause | ProvTree) -> s.Display:
+    def display(self, meta: Meta, *parts: s.Clause | _ProvTree) -> s.Display:
         return s.Display(**_block(meta, parts))
 
     def display_colour(self, meta: Meta, attribute: Token, value: Token | s.Number, colour: Token,
-                       symbol: Token | None, provs: ProvTree) -> s.Look:
+                       symbol: Token | None, provs: _ProvTree) -> s.Look:
         text = _string(symbol) if symbol else None
         return s.Look(_ident(attribute), _value(value), _ident(colour), text, **_common(meta, provs))
 
     def display_symbol(self, meta: Meta, attribute: Token, value: Token | s.Number, symbol: Token,
-                       provs: ProvTree) -> s.Look:
+                       provs: _ProvTree) -> s.Look:
         return s.Look(_ident(attribute), _value(value), None, _string(symbol), **_common(meta, provs))
 
-    def teams_opposite(self, meta: Meta, provs: ProvTree) -> s.Teams:
+    def teams_opposite(self, meta: Meta, provs: _ProvTree) -> s.Teams:
         return s.Teams("opposite", (), **_common(meta, provs))
 
-    def teams_listed(self, meta: Meta, *parts: tuple[s.Number, ...] | ProvTree) -> s.Teams:
+    def teams_listed(self, meta: Meta, *parts: tuple[s.Number, ...] | _ProvTree) -> s.Teams:
         teams = cast("tuple[tuple[s.Number, ...], ...]", parts[:-1])  # each a `team`'s, and only the last is provs
         return s.Teams("listed", teams, **_common(meta, _last_provs(parts)))
 
@@ -555,22 +555,22 @@ class _ToAst(Transformer[Token, list[s.Clause]]):
         return tuple(s.Number(_integer(t), _tspan(t)) for t in tokens if t.type == "INT")
 
     # -- editions and variants: items are clauses of the kinds below, and whole clauses
-    def edition(self, meta: Meta, name: Token, *parts: s.Clause | ProvTree) -> s.Edition:
+    def edition(self, meta: Meta, name: Token, *parts: s.Clause | _ProvTree) -> s.Edition:
         return s.Edition(_ident(name), **_block(meta, parts))
 
-    def variant(self, meta: Meta, name: Token, *parts: s.Clause | ProvTree) -> s.Variant:
+    def variant(self, meta: Meta, name: Token, *parts: s.Clause | _ProvTree) -> s.Variant:
         return s.Variant(_ident(name), **_block(meta, parts))
 
-    def option_name(self, meta: Meta, language: Token, text: Token, provs: ProvTree) -> s.Label:
+    def option_name(self, meta: Meta, language: Token, text: Token, provs: _ProvTree) -> s.Label:
         return s.Label(_ident(language), _string(text), **_common(meta, provs))
 
-    def option_language(self, meta: Meta, language: Token, provs: ProvTree) -> s.Language:
+    def option_language(self, meta: Meta, language: Token, provs: _ProvTree) -> s.Language:
         return s.Language(_ident(language), **_common(meta, provs))
 
-    def option_requires(self, meta: Meta, *parts: Token | ProvTree) -> s.Requires:
+    def option_requires(self, meta: Meta, *parts: Token | _ProvTree) -> s.Requires:
         return s.Requires(_idents(parts), **_common(meta, _last_provs(parts)))
 
-    def option_combines(self, meta: Meta, *parts: Token | ProvTree) -> s.Combines:
+    def option_combines(self, meta: Meta, *parts: Token | _ProvTree) -> s.Combines:
         return s.Combines(_idents(parts), **_common(meta, _last_provs(parts)))
 
     def option_replace(self, meta: Meta, clause: s.Clause) -> s.Replace:
@@ -582,10 +582,10 @@ class _ToAst(Transformer[Token, list[s.Clause]]):
     def option_add(self, meta: Meta, clause: s.Clause) -> s.Add:
         return s.Add(clause, **_common(meta))
 
-    def option_remove(self, meta: Meta, removal: Removal, provs: ProvTree) -> s.Remove:
+    def option_remove(self, meta: Meta, removal: _Removal, provs: _ProvTree) -> s.Remove:
         return s.Remove(*removal, **_common(meta, provs))
 
-    def option_for(self, meta: Meta, *parts: Token | s.Clause | ProvTree) -> s.For:
+    def option_for(self, meta: Meta, *parts: Token | s.Clause | _ProvTree) -> s.For:
         items = tuple(t for t in parts[:-1] if isinstance(t, s.Clause))
         return s.For(_idents(parts), **_common(meta, _last_provs(parts), items))
 
@@ -595,13 +595,13 @@ class _ToAst(Transformer[Token, list[s.Clause]]):
                               "window"))
     rm_teams = _removal("teams")
 
-    def match_until(self, meta: Meta, when: s.Expr, provs: ProvTree) -> s.Until:
+    def match_until(self, meta: Meta, when: s.Expr, provs: _ProvTree) -> s.Until:
         return s.Until(when, **_common(meta, provs))
 
-    def match_winner(self, meta: Meta, winner: Tree[Token], provs: ProvTree) -> s.Winner:
+    def match_winner(self, meta: Meta, winner: Tree[Token], provs: _ProvTree) -> s.Winner:
         return s.Winner(winner.data, **_common(meta, provs))
 
-    def match_starter(self, meta: Meta, seat: s.Expr, provs: ProvTree) -> s.Starter:
+    def match_starter(self, meta: Meta, seat: s.Expr, provs: _ProvTree) -> s.Starter:
         return s.Starter(seat, **_common(meta, provs))
 
     # -- expressions
