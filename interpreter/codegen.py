@@ -27,7 +27,9 @@ import hashlib
 import math
 import random
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from . import model as m
 from .compile import (
@@ -53,13 +55,18 @@ from .compile import (
     Compiled,
     CPlay,
     CStep,
+    Env,
+    Fn,
     _remove_pile,
     partner_of,
     team_total,
 )
-from .engine import PASS, EngineError
+from .engine import PASS, Action, EngineError, Game
 from .melds import meld_actions
 from .progress import endless_round, idle_round, idle_state
+
+if TYPE_CHECKING:  # it builds on this module
+    from .fast import FastGame
 
 # The context names a generated function may read from the env, as the closures do, when the
 # function does not hold them in a local: `round` and `totals` in `until`, `passes` anywhere.
@@ -67,6 +74,23 @@ _ENV_NAMES = FIXED_SLOTS
 
 
 UNROLL = 8  # a loop over the seats is written out for up to this many players
+
+# The generated functions, by role (`Generated`): a play step's actions for a seat (no pass);
+# the window's, given the seat's shares (`Share`) of it and the seats where each share is a list;
+# the end-round conditions flagged dirty tested, giving the reason or None; the match played out
+# by `choose` (with `draw`, `getrandbits` of a plain `random.Random` when `choose` is its `choice`);
+# a round started; the zones copied, sharing no list.
+StepActions: TypeAlias = Callable[[Env, int], list[Action]]
+WindowActions: TypeAlias = "Callable[[Env, int, list[Share], list[set[int]]], list[Action]]"
+RoundEnd: TypeAlias = Callable[[Env, list[bool]], str | None]
+Playout: TypeAlias = "Callable[[FastGame, Callable[[list[Action]], Action], int, Callable[[int], int] | None], None]"
+StartRound: TypeAlias = Callable[[Game], None]
+CopyZones: TypeAlias = Callable[[list[Any]], list[Any]]
+# Per zone, what its change makes stale (`zone_caches`): the end-round conditions that read it,
+# the window shares that read it at any seat, at the seat asked, for some faces, for any face.
+ZoneCache: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+FaceTable: TypeAlias = dict[int, tuple[tuple[int, bool], ...]]  # face -> ((window share, as a mate), ...)
+WindowFaces: TypeAlias = tuple[frozenset[int], frozenset[int]] | None  # (card faces, mate faces); None: any
 
 
 class CodegenError(Exception):
@@ -113,26 +137,28 @@ class Generated:
     """A generated module: its source (for reading and tests) and its functions by role."""
 
     source: str
-    # id(CStep) -> fn(env, seat) -> actions (no pass); the window's: fn(env, seat, parts, live)
-    generate: dict[int, object]
-    round_end: object  # fn(env, dirty) -> name or None, testing the conditions flagged dirty
-    when: dict[int, object]  # id(CStep) -> fn(env) -> bool, as the step's closure
-    count: dict[int, object]  # id(CStep) of a draw -> fn(env) -> int
-    final_when: object | None  # fn(env) -> bool; these four are drop-ins for the closures
-    score: object
-    until: object
-    starter: object
-    copy_zones: object  # fn(zones) -> a copy sharing no list
-    effects: tuple  # per play: its effects, generated where the generator writes them, else the closures
-    setup_where: tuple  # per setup step: its `where`, generated, or None
-    window_faces: tuple  # per window play: (card faces, mate faces) its hand share depends on, or None: any
+    generate: dict[int, StepActions]  # id(CStep) of a play step -> its actions
+    window_generate: WindowActions | None  # the window's actions; None without a window
+    round_end: RoundEnd
+    when: dict[int, Fn]  # id(CStep) -> fn(env) -> bool, as the step's closure
+    count: dict[int, Fn]  # id(CStep) of a draw -> fn(env) -> int
+    final_when: Fn | None  # fn(env) -> bool; these four are drop-ins for the closures
+    score: Fn
+    until: Fn
+    starter: Fn
+    copy_zones: CopyZones
+    # per play: its effects, generated where the generator writes them, else the closures
+    effects: tuple[tuple[Fn, ...], ...]
+    setup_where: tuple[Fn | None, ...]  # per setup step: its `where`, generated, or None
+    window_faces: tuple[WindowFaces, ...]  # per window play: the faces its hand share depends on
     window_reads: tuple[Reads, ...] | None  # what each of the window's plays reads
-    zone_caches: tuple  # per zone: what its change makes stale (`zone_caches`)
+    zone_caches: tuple[ZoneCache, ...]  # per zone: what its change makes stale (`zone_caches`)
     round_end_reads: tuple[Reads, ...]  # per end-round condition
-    playout: object  # fn(game, choose, bound, draw): the match played out, `choose` deciding (`_Generator.playout`)
-    start_round: object  # fn(game): `Game._start_round`, written out
-    effect_steps: dict = field(default_factory=dict)  # id(CStep) of an effect step -> its function, where written
-    values: dict = field(default_factory=dict)  # a value of the match, by its place -> its `let`
+    playout: Playout  # the match played out, `choose` deciding (`_Generator.playout`)
+    start_round: StartRound  # `Game._start_round`, written out
+    # id(CStep) of an effect step -> its function, where written
+    effect_steps: dict[int, Fn] = field(default_factory=dict)
+    values: dict[int, Fn] = field(default_factory=dict)  # a value of the match, by its place -> its `let`
 
 
 class _Generator:
@@ -1733,12 +1759,13 @@ def _free(e) -> frozenset[str]:
     return out
 
 
-def zone_caches(zones: int, window_reads, round_end_reads, any_face: list[bool]) -> tuple:
+def zone_caches(zones: int, window_reads: tuple[Reads, ...], round_end_reads: tuple[Reads, ...],
+                any_face: list[bool]) -> tuple[ZoneCache, ...]:
     """Per zone, what a change of it makes stale: (the end-round conditions that read it, the
     window shares that read it at any seat, those that read it at the seat asked, those that go
     through it for some faces only, those that go through it for any face). `any_face`: per
     window share, whether it goes through its hand for any face (no faces set)."""
-    out = []
+    out: list[ZoneCache] = []
     for z in range(zones):
         hand = [k for k, r in enumerate(window_reads) if z in r.hand and z not in r.own and z not in r.zones]
         out.append((tuple(k for k, r in enumerate(round_end_reads) if z in r.zones or z in r.own or z in r.hand),
@@ -1748,10 +1775,10 @@ def zone_caches(zones: int, window_reads, round_end_reads, any_face: list[bool])
     return tuple(out)
 
 
-def face_tables(caches: tuple, window_faces: tuple) -> list[dict]:
+def face_tables(caches: tuple[ZoneCache, ...], window_faces: tuple[WindowFaces, ...]) -> list[FaceTable]:
     """Per zone, {face: ((share, as a mate), ...)} for the shares that go through it for some
     faces only: the shares a card of that face coming or going may change."""
-    tables = []
+    tables: list[FaceTable] = []
     for _, _, _, by_face, _ in caches:
         table: dict[int, list[tuple[int, bool]]] = {}
         for k in by_face:
@@ -1764,7 +1791,7 @@ def face_tables(caches: tuple, window_faces: tuple) -> list[dict]:
     return tables
 
 
-def _faces_read(play: CPlay, ns: dict) -> tuple[frozenset, frozenset] | None:
+def _faces_read(play: CPlay, ns: dict[str, Any]) -> WindowFaces:
     """The faces whose coming and going in the hand can change the play's share of the window:
     those its card may have, and those its mate may have; None when that is any face."""
     mates = ns.get(f"M{play.index}")
@@ -1773,7 +1800,8 @@ def _faces_read(play: CPlay, ns: dict) -> tuple[frozenset, frozenset] | None:
     return play.faces, mates or frozenset()
 
 
-def effect_writes(c: Compiled, play: CPlay | None, effects=None) -> tuple[int, ...] | None:
+def effect_writes(c: Compiled, play: CPlay | None,
+                  effects: tuple[m.Effect, ...] | None = None) -> tuple[int, ...] | None:
     """The zones (at any seat) that a play's effects (or these `effects`, of a turn step) may
     change, or None when they may change any zone or draw on the random source (a move at
     random, or one whose ends are not known zones or piles)."""
@@ -1839,8 +1867,12 @@ def _zones_named(c: Compiled, e, play: CPlay) -> set[int] | None:
     return out
 
 
-class Shallow(tuple):
+class Shallow(tuple[()]):
     """An empty window share that only a card coming into the seat's hand can change."""
+
+
+# A seat's share of one window play: its actions, an empty share (`Shallow`), or None: not known.
+Share: TypeAlias = list[Action] | Shallow | None
 
 
 NO_CARD = Shallow()  # the hand holds no card of a face the play takes
@@ -2027,7 +2059,7 @@ def model_key(c: Compiled) -> str:
 
 
 _MODULES: dict[str, _Module] = {}  # model key -> module, written once per process
-_LOADED: dict[int, tuple[weakref.ref, Generated]] = {}  # id(compiled) -> its functions
+_LOADED: dict[int, tuple[weakref.ref[Compiled], Generated]] = {}  # id(compiled) -> its functions
 
 
 def generated(c: Compiled) -> Generated:
@@ -2056,7 +2088,8 @@ def generated(c: Compiled) -> Generated:
         ns[f"WA{z}"] = {f: tuple((k, NO_CARD if as_mate else NO_MATE) for k, as_mate in ks) for f, ks in table.items()}
     result = Generated(
         source=module.source, playout=ns["playout"], start_round=ns["start_round"],
-        generate={id(at[k]): ns[fn] for k, fn in module.generate},
+        generate={id(at[k]): ns[fn] for k, fn in module.generate if k >= 0},
+        window_generate=ns["gen_window"] if c.window is not None else None,
         round_end=ns["round_end"],
         when={id(at[k]): ns[fn] for k, fn in module.when},
         count={id(at[k]): ns[fn] for k, fn in module.count},
