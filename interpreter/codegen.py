@@ -27,8 +27,9 @@ import hashlib
 import math
 import random
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from types import CodeType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from . import model as m
@@ -52,6 +53,8 @@ from .compile import (
     TARGET,
     TOTALS,
     ZONES,
+    CLet,
+    CMove,
     Compiled,
     CPlay,
     CStep,
@@ -60,6 +63,7 @@ from .compile import (
     _remove_pile,
     partner_of,
     team_total,
+    type_of,
 )
 from .engine import PASS, Action, EngineError, Game
 from .melds import meld_actions
@@ -97,7 +101,7 @@ class CodegenError(Exception):
     """A model the generator cannot write (never from a checked ruleset: a bug to report)."""
 
 
-def _literal(value) -> str:
+def _literal(value: object) -> str:
     """A checked constant as Python source: only ints, bools and strings, by `repr`."""
     if type(value) in (int, bool, str):
         return repr(value)
@@ -118,7 +122,7 @@ class Reads:
 
 
 class _Writer:
-    def __init__(self):
+    def __init__(self) -> None:
         self.lines: list[str] = []
         self.depth = 0
 
@@ -169,7 +173,7 @@ class _Generator:
         self.w = _Writer()
         self.reads = Reads()
         self.attr_ids = {a: i for i, a in enumerate(c.attributes)}
-        self.memo: dict = {}  # a subexpression -> the local that holds its value here
+        self.memo: dict[object, str] = {}  # a subexpression -> the local that holds its value here
         self.top: list[str] = []  # module-level lines: tables worked out once
         self.dest_zone = -1  # the destination of the play whose actions are being written
         self.kept_index: dict[int, int] = {}  # play -> its targets: the match loop keeps its pile index
@@ -178,7 +182,7 @@ class _Generator:
 
     # ------------------------------------------------------------ hoisting
 
-    def hoist(self, exprs, known: set[str], scope: dict[str, str]) -> None:
+    def hoist(self, exprs: Iterable[object | None], known: set[str], scope: dict[str, str]) -> None:
         """Compute, here, once, every largest subexpression of `exprs` that reads only names in
         `known`: the loops below read it from a local. Expressions are pure, so computing one
         that a short-circuit would have skipped changes no result."""
@@ -186,7 +190,7 @@ class _Generator:
             if e is not None:
                 self._hoist(e, known, scope)
 
-    def hoist_bodies(self, exprs, known: set[str], scope: dict[str, str]) -> None:
+    def hoist_bodies(self, exprs: Iterable[object | None], known: set[str], scope: dict[str, str]) -> None:
         """Compute, here, what the bodies of the quantifiers in `exprs` read that does not
         change from one element to the next: the statement that follows evaluates it once."""
         for e in exprs:
@@ -196,7 +200,7 @@ class _Generator:
             elif e is not None:
                 self.hoist_bodies(m.children(e), known, scope)
 
-    def _hoist(self, e, known, scope) -> None:
+    def _hoist(self, e: object, known: set[str], scope: dict[str, str]) -> None:
         if isinstance(e, (m.Const, m.ParamRef, m.Ref)) or e in self.memo:
             return
         if _free(e) <= known:
@@ -220,7 +224,7 @@ class _Generator:
 
     # ------------------------------------------------------------ expressions
 
-    def ex(self, e, scope: dict[str, str]) -> str:
+    def ex(self, e: object, scope: dict[str, str]) -> str:
         """`e` as a Python expression; `scope` maps the names in scope to their locals."""
         hoisted = self.memo.get(e)
         if hoisted is not None:
@@ -316,10 +320,10 @@ class _Generator:
         self.reads.counters = True
         return f"env[{STATE}].values[{[v.name for v in self.model.values].index(name)}]"
 
-    def best(self, var: str, coll, body, scope) -> str:
+    def best(self, var: str, coll: object, body: object, scope: dict[str, str]) -> str:
         """`best(x in C: N)`: the first element with the largest N; of none, no card (seat 0)."""
         v = self.fresh()
-        none = "NONE" if coll.type == "list:card" else "0"
+        none = "NONE" if type_of(coll) == "list:card" else "0"
         return f"_best([({v}, {self.ex(body, {**scope, var: v})}) for {v} in {self.ex(coll, scope)}], {none})"
 
     def value_actions(self, play: CPlay, share: bool) -> None:
@@ -331,20 +335,23 @@ class _Generator:
             w.line("add = part.append")
         scope = {"self": "seat"}
         t = "-1"
+        choose, value = model.choose, model.value
+        assert value is not None  # a play of no card: it names a value
         if play.choose is not None:
+            assert choose is not None  # compiled from it
             t = "t"
             seats = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.choose.seats]
             w.line(f"for t in {seats}:")
             w.indent()
-            scope = {**scope, model.choose.name: "t"}
-            if model.choose.where is not None:
-                w.line(f"if not {self.ex(model.choose.where, scope)}:")
+            scope = {**scope, choose.name: "t"}
+            if choose.where is not None:
+                w.line(f"if not {self.ex(choose.where, scope)}:")
                 w.line("    continue")
         x = self.fresh("x")
         w.line(f"for {x} in V{play.index}:")
         w.indent()
-        if model.value.where is not None:
-            w.line(f"if not {self.ex(model.value.where, {**scope, model.value.name: x})}:")
+        if value.where is not None:
+            w.line(f"if not {self.ex(value.where, {**scope, value.name: x})}:")
             w.line("    continue")
         w.line(f"add(({P}, {x}, {t}, -1))")
         w.dedent()
@@ -368,7 +375,7 @@ class _Generator:
             seats = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
         w.line(f"_meld_actions(P{play.index}, env, zones[{play.card_zone}][seat], FACE_OF, {seats}, add, {MELD})")
 
-    def effect_function(self, name: str, e, named: dict[str, str]) -> bool:
+    def effect_function(self, name: str, e: m.Effect, named: dict[str, str]) -> bool:
         """A drop-in for an effect's closure, when the generator writes that effect (a guarded
         one when it writes what it guards); False, and nothing written, when it does not."""
         w = self.w
@@ -394,7 +401,7 @@ class _Generator:
             return False
         return True
 
-    def count_test(self, op: str, left, right, scope) -> str | None:
+    def count_test(self, op: str, left: object, right: object, scope: dict[str, str]) -> str | None:
         """`count(x in C where B) > 0` (or `== 0`) as `any(...)`: it stops at the first match."""
         if not (isinstance(left, m.Each) and left.function == "count" and isinstance(right, m.Const)
                 and right.value == 0 and type(right.value) is int and op in (">", "==", "!=")):
@@ -402,7 +409,7 @@ class _Generator:
         test = self.some(left.var, left.collection, left.body, scope)
         return f"(not {test})" if op == "==" else test
 
-    def some(self, var: str, coll, body, scope) -> str:
+    def some(self, var: str, coll: object, body: object, scope: dict[str, str]) -> str:
         """Whether `body` holds for some `var` in `coll`. When the body asks whether the
         element's attribute equals a value the element does not change, the value is looked
         for in the attributes, in C: `value in map(TABLE.__getitem__, coll)`."""
@@ -412,7 +419,7 @@ class _Generator:
         c = self.ex(coll, scope)
         if isinstance(body, m.Op) and body.op == "==":
             for mine, other in ((body.left, body.right), (body.right, body.left)):
-                if (isinstance(mine, m.AttrOf) and mine.obj == m.Ref(var, mine.obj.type)
+                if (isinstance(mine, m.AttrOf) and mine.obj == m.Ref(var, type_of(mine.obj))
                         and not mine.type.startswith("list:") and var not in _free(other)):
                     value = self.ex(other, scope)
                     return f"({value} in map(A{self.attr_ids[mine.attr]}.__getitem__, {c}))"
@@ -420,7 +427,7 @@ class _Generator:
         b = self.ex(body, {**scope, var: v})
         return f"any({b} for {v} in {c})"
 
-    def over_seats(self, var: str, coll, body, scope) -> list[str] | None:
+    def over_seats(self, var: str, coll: object, body: object, scope: dict[str, str]) -> list[str] | None:
         """A body over `seats`, written out once per seat, the seat a number: the player count
         is known, so the loop is not needed (up to UNROLL seats)."""
         if not (isinstance(coll, m.Ref) and coll.name == "seats" and "seats" not in scope
@@ -445,9 +452,9 @@ class _Generator:
             return f"env[{_ENV_NAMES[name]}]"
         raise CodegenError(f"no local for a name in scope (#{len(name)})")
 
-    def call(self, fn: str, arg, scope) -> str:
+    def call(self, fn: str, arg: object, scope: dict[str, str]) -> str:
         x = self.ex(arg, scope)
-        t = arg.type
+        t = type_of(arg)
         simple = x.isidentifier()
         if fn in ("team", "partner", "team_total"):
             return self.team_call(fn, x)
@@ -505,7 +512,7 @@ class _Generator:
         self.w.dedent()
         self.w.line("")
 
-    def expression_function(self, name: str, e, scope: dict | None = None) -> None:
+    def expression_function(self, name: str, e: object, scope: dict[str, str] | None = None) -> None:
         """A drop-in for the closure of `e`: `fn(env)`, the context names read from the env."""
         self.function(name, "env")
         self.reads = Reads()
@@ -632,7 +639,9 @@ class _Generator:
             targets = f"({self.ex(model.dest_seat, scope)},)"
         else:
             targets = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
-        join = self.equality_join(play, {"self", "card", *named}) if play.choose is None else None
+        # (P, C), then (P, C, the kept index's name) or, once indexed, (the index's local, C)
+        join: tuple[object, ...] | None = (self.equality_join(play, {"self", "card", *named})
+                                           if play.choose is None else None)
         index = None
         if join is not None and play.index in self.kept_index:  # the match loop keeps it: `ix<play>`
             join = (*join, f"ix{play.index}")
@@ -675,6 +684,7 @@ class _Generator:
             w.line(f"for mate_face, {mate} in {mates}.items():")
             w.indent()
             depth += 1
+            assert model.mate is not None  # compiled from it
             scope = {**scope, model.mate.name: mate}
             if model.mate.where is not None:
                 w.line(f"if not {self.ex(model.mate.where, scope)}:")
@@ -685,6 +695,7 @@ class _Generator:
             self.chosen_actions(play, P, key, dest, scope)
         else:
             if join is not None and len(join) == 2:
+                assert index is not None  # set for a join the match loop does not keep
                 self.pile_index(index, join[0], dest, targets, scope)
             self.target_actions(play, P, key, dest, targets, scope, {"self", "card", *named},
                                 None if join is None else (index, join[1]) if len(join) == 2 else join)
@@ -696,6 +707,7 @@ class _Generator:
     def mate_faces(self, play: CPlay) -> str | None:
         """`M<play>`, the faces that the mate's card-only conditions keep, written once at the
         module's top; None when no condition reads the mate alone."""
+        assert play.model.mate is not None  # asked of plays with a mate
         where, name = play.model.mate.where, play.model.mate.name
         if where is None:
             return None
@@ -708,7 +720,7 @@ class _Generator:
         self.mate_sets.add(play.index)
         return f"M{play.index}"
 
-    def dynamic_filter(self, play: CPlay):
+    def dynamic_filter(self, play: CPlay) -> object:
         """The part of the card filter that the faces set does not already decide: the same
         split `compile._face_filter` makes, so the same conjuncts are tested."""
         rest = [e for e in _conjuncts(play.model.card_filter) if not m.reads_only(e, {"card"})]
@@ -717,7 +729,7 @@ class _Generator:
             dynamic = m.Op("and", dynamic, e, "bool")
         return dynamic
 
-    def equality_join(self, play: CPlay, known: set[str]):
+    def equality_join(self, play: CPlay, known: set[str]) -> tuple[object, object] | None:
         """An `onto pile when P == C` where P reads the pile (and its zone) and C the card: the
         piles are indexed by P once, and each card looks up C, instead of testing every pile
         for every card. Returns (P, C) or None."""
@@ -726,12 +738,13 @@ class _Generator:
             return None
         for pile_side, card_side in ((cond.left, cond.right), (cond.right, cond.left)):
             if ("pile" in _free(pile_side) and _free(pile_side) <= {"pile", "target", "owner", "self"}
-                    and _free(card_side) <= known and not pile_side.type.startswith("list:")
-                    and pile_side.type not in ("zone", "zone:piles", "pile")):
+                    and _free(card_side) <= known and not type_of(pile_side).startswith("list:")
+                    and type_of(pile_side) not in ("zone", "zone:piles", "pile")):
                 return pile_side, card_side
         return None
 
-    def pile_index(self, index: str, pile_side, dest: str, targets: str | None, scope) -> None:
+    def pile_index(self, index: str, pile_side: object, dest: str, targets: str | None,
+                   scope: dict[str, str]) -> None:
         """Once per play and seat, lazily: for each target, its piles' indices by `pile_side`
         (a list by seat when the targets are every seat, else a dict)."""
         w = self.w
@@ -749,7 +762,7 @@ class _Generator:
         w.dedent()
         w.dedent()
 
-    def index_piles(self, pile_side, scope) -> None:
+    def index_piles(self, pile_side: object, scope: dict[str, str]) -> None:
         """`by_key`: the indices of `target`'s piles by their value of `pile_side`."""
         w = self.w
         w.line("for i, pile in enumerate(target):")
@@ -759,12 +772,13 @@ class _Generator:
         w.line("    else:")
         w.line("        by_key[key] = [i]")
 
-    def pre_targets(self, play: CPlay, dest: str, join: tuple | None, scope) -> list[dict[str, str]]:
+    def pre_targets(self, play: CPlay, dest: str, join: tuple[object, ...] | None,
+                    scope: dict[str, str]) -> list[dict[str, str]]:
         """Before the loop over the cards, for each target seat (written out): its new-pile
         condition when it reads the target alone, and its kept pile index (the match loop's):
         the same for every card, so worked out once."""
         w, model = self.w, play.model
-        cond = model.new_pile.expr if play.new_pile is not None else None
+        cond = model.new_pile.expr if play.new_pile is not None and model.new_pile is not None else None
         pre: list[dict[str, str]] = []
         for seat in range(self.c.players):
             here: dict[str, str] = {}
@@ -786,8 +800,8 @@ class _Generator:
             pre.append(here)
         return pre
 
-    def target_actions(self, play: CPlay, P: str, key: str, dest: str, targets: str | None, scope,
-                       known: set[str], join: tuple | None = None) -> None:
+    def target_actions(self, play: CPlay, P: str, key: str, dest: str, targets: str | None,
+                       scope: dict[str, str], known: set[str], join: tuple[object, ...] | None = None) -> None:
         """The actions of one card (and mate) at each target zone; the targets written out one
         by one when they are every seat and there are few."""
         w = self.w
@@ -808,8 +822,8 @@ class _Generator:
     def add(self, action: str) -> None:
         self.w.line(f"add({action})")
 
-    def target_block(self, play: CPlay, P: str, key: str, zone: str, t: str, seated: bool, scope,
-                     known: set[str], join: tuple | None) -> None:
+    def target_block(self, play: CPlay, P: str, key: str, zone: str, t: str, seated: bool,
+                     scope: dict[str, str], known: set[str], join: tuple[object, ...] | None) -> None:
         w = self.w
         memo = dict(self.memo)
         plain = play.new_pile is None and play.onto_pile is None
@@ -821,8 +835,10 @@ class _Generator:
         if plain:
             self.add(f"({P}, {key}, {t}, -1)")
         if play.onto_pile is not None and seated and "index" not in pre:
+            assert model.onto_pile is not None  # compiled from it
             self.hoist([model.onto_pile.expr], {*known, "target", "owner"}, scope)
         if play.new_pile is not None:
+            assert model.new_pile is not None  # compiled from it
             cond = model.new_pile.expr
             if cond is None:
                 self.add(f"({P}, {key}, {t}, -1)")
@@ -853,6 +869,7 @@ class _Generator:
             w.line(f"for i in {index}[{t}].get({self.ex(card_side, scope)}, ()):")
             w.line(f"    add(({P}, {key}, {t}, i))")
         elif play.onto_pile is not None:
+            assert model.onto_pile is not None  # compiled from it
             cond = model.onto_pile.expr
             w.line("for i, pile in enumerate(target):")
             w.indent()
@@ -867,10 +884,11 @@ class _Generator:
             w.dedent()
         self.memo = memo
 
-    def chosen_actions(self, play: CPlay, P: str, key: str, dest: str, scope) -> None:
+    def chosen_actions(self, play: CPlay, P: str, key: str, dest: str, scope: dict[str, str]) -> None:
         w = self.w
-        kind, piles_zone, seats = play.choose.kind, play.choose.piles_zone, play.choose.seats
         choose = play.model.choose
+        assert play.choose is not None and choose is not None  # asked of plays that choose
+        kind, piles_zone, seats = play.choose.kind, play.choose.piles_zone, play.choose.seats
         scope = {**scope, "target": dest}
         seats_expr = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[seats]
         w.line(f"for t in {seats_expr}:")
@@ -963,8 +981,8 @@ class _Generator:
         w.line(f"for {x} in cards:")
         w.line(f"    env[{FREE}] = {x}")
         dest = self.ex(e.dest, inner)
-        w.line(f"    {dest}.append([{x}] if {e.dest.type == 'zone:piles'} else {x})")
-        if e.source.type == "pile":
+        w.line(f"    {dest}.append([{x}] if {type_of(e.dest) == 'zone:piles'} else {x})")
+        if type_of(e.source) == "pile":
             w.line("if not src:")
             w.line("    _remove_pile(zones, PILE_ZONES, src)")
         w.line("return cards  # for the match loop, which tells the caches what moved")
@@ -1003,13 +1021,15 @@ class _Generator:
                 w.line("_shuffle(g.rng, deck)")
                 w.line(f"zones[{c.zone_index[op.zone]}] = deck")
             elif isinstance(op, m.Let):
+                assert isinstance(compiled, CLet)  # compiled from it
                 w.line(f"st.values[{compiled.value}] = setup{k}(env)")
             else:
+                assert isinstance(compiled, CMove)  # compiled from it
                 self.setup_take(op, compiled.count)
         w.dedent()
         w.line("")
 
-    def setup_take(self, op, count: int | None) -> None:
+    def setup_take(self, op: m.Deal | m.Transfer, count: int | None) -> None:
         """A `deal` (to each seat, from the starter on) or a `move` (from a shared zone, or from
         each seat's to its own) as `Game._take` takes the cards: from the top down, up to
         `count`, those its `where` keeps."""
@@ -1095,7 +1115,8 @@ class _Generator:
 
     # ------------------------------------------------------------ the match loop
 
-    def playout(self, window_reads: list[Reads] | None, round_end_reads: list[Reads], names: list[str]) -> None:
+    def playout(self, window_reads: Sequence[Reads] | None, round_end_reads: Sequence[Reads],
+                names: list[str]) -> None:
         """`playout(g, choose, bound, draw)`: a `FastGame` played to its end, `choose(actions)`
         making every decision (a random bot's `rng.choice`, written out when `draw` is that
         random source's `getrandbits`), as `bots.play_out` plays it through `FastGame.play`.
@@ -1184,7 +1205,7 @@ class _Generator:
             if every:
                 w.dedent()
 
-        self.written: set = set()
+        self.written: set[tuple[int, str]] = set()  # (depth, line) of the `_wrote` lines written
         self.names, self.wrote, self.shared = names, wrote, shared
         self.keep_answers = not any(r.counters for r in window_reads or ())
         # a play of no card, a meld, or one that may end the turn, goes through the engine
@@ -1307,7 +1328,7 @@ class _Generator:
         if not in_window and (self.c.window is not None or _silences(self.model)):
             w.line("else:")
             w.indent()
-            if self.c.window is not None:
+            if self.model.window is not None:  # compiled to `c.window`
                 when = self.model.window.when
                 if when is not None:
                     w.line(f"env[{SELF}] = st.active")
@@ -1399,6 +1420,7 @@ class _Generator:
         """`answer`: the window's actions of `seat` (no pass), kept until what they read changes."""
         w = self.w
         if not self.keep_answers:
+            assert self.c.window is not None  # written for rulesets with a window
             w.line(f"answer = gen_window(env, {seat}, [None] * {len(self.c.window.plays)}, live)")
             return
         w.line(f"answer = answers[{seat}]")
@@ -1434,7 +1456,7 @@ class _Generator:
             if k is None:  # the turn is over: `Game._turn_over` before the final round
                 w.line("st.step = 0")
                 w.line(f"st.passed = env[{PASSED}] = False")
-                if c.final is not None:
+                if self.model.final is not None:  # compiled to `c.final`
                     w.line(f"if {self.ex(self.model.final.when, {})}:  # the final round's condition")
                     w.indent()
                     w.line("g._turn_over()  # it begins the final round, whose steps are the engine's")
@@ -1474,6 +1496,7 @@ class _Generator:
                     w.line("actions.append(PASS)")
                 w.line("break")
                 return
+            assert isinstance(source, m.Draw)  # neither a play nor an effect step
             self.draw_inline(step, source, k)
             if source.when is not None:
                 w.dedent()
@@ -1511,7 +1534,7 @@ class _Generator:
         w.line("zones = st.zones")
         self.forget_kept()
         w.dedent()
-        if c.window is not None:
+        if self.model.window is not None:  # compiled to `c.window`
             w.line("else:")
             w.indent()
             when = self.model.window.when
@@ -1537,6 +1560,7 @@ class _Generator:
         branch goes on straight. Returns the steps that adds for sure (1 when the window always
         opens, else 0: `spent` counts it)."""
         w, n = self.w, self.c.players
+        assert self.model.window is not None  # written for rulesets with a window
         when = self.model.window.when
         if when is not None:
             w.line(f"env[{SELF}] = active")
@@ -1632,7 +1656,7 @@ class _Generator:
         if p.effects:
             named = {**({p.model.choose.name: f"env[{CHOSEN}]"} if p.model.choose else {}),
                      **({p.model.mate.name: f"env[{MATE}]"} if p.model.mate else {})}
-            rest = []  # the effects whose changes are not told zone by zone here
+            rest: list[m.Effect] = []  # the effects whose changes are not told zone by zone here
             for k, effect in enumerate(p.model.effects):
                 if isinstance(effect, m.Merge) and p.choose is None:
                     local = {"self": "seat", "card": "card", "target": "zone", "owner": "target_seat"}
@@ -1643,12 +1667,12 @@ class _Generator:
                       and isinstance(effect.dest, m.ZoneRef) and not self.model.zones[
                           self.c.zone_index[effect.source.zone]].piles):
                     ends = []  # (zone, seat) of the source, then of the destination; -2: any seat
-                    for end, local in ((effect.source, "from_seat"), (effect.dest, "to_seat")):
+                    for end, seat_local in ((effect.source, "from_seat"), (effect.dest, "to_seat")):
                         if not _seated_zone(end):
                             ends.append((self.c.zone_index[end.zone], "-2"))
                         else:
-                            w.line(f"{local} = {self.ex(end.seat, named)}")
-                            ends.append((self.c.zone_index[end.zone], local))
+                            w.line(f"{seat_local} = {self.ex(end.seat, named)}")
+                            ends.append((self.c.zone_index[end.zone], seat_local))
                     w.line(f"moved = E{p.index}[{k}](env)")
                     wrote(ends[0][0], ends[0][1], "moved", False)
                     wrote(ends[1][0], ends[1][1], "moved", True)
@@ -1668,7 +1692,7 @@ class _Generator:
                 for z in writes:
                     wrote(z, "-2", "None", False)
 
-    def draw_inline(self, step: CStep, source, j: int) -> None:
+    def draw_inline(self, step: CStep, source: m.Draw, j: int) -> None:
         """`FastGame._advance`'s draw step `j`."""
         w, wrote = self.w, self.wrote
         w.line(f"source = zones[{step.source}]")
@@ -1696,7 +1720,7 @@ class _Generator:
 
 def model_cond_done(play: CPlay, pre: dict[str, str]) -> bool:
     """Whether the new-pile condition of `play` is worked out before the cards' loop."""
-    return play.model.new_pile.expr is None or "new" in pre
+    return play.model.new_pile is None or play.model.new_pile.expr is None or "new" in pre
 
 
 def _plus(name: str, n: int) -> str:
@@ -1710,7 +1734,7 @@ def _seated_zone(e: m.ZoneRef) -> bool:
     return e.seat is not None and not any(isinstance(x, (m.ZoneRef, m.Call)) for x in m.walk(e.seat))
 
 
-def _reads_zone(e, zone: str) -> bool:
+def _reads_zone(e: object, zone: str) -> bool:
     """Whether an expression reads the content of this zone (at any seat)."""
     if isinstance(e, m.ZoneRef) and e.zone == zone:
         return True
@@ -1731,9 +1755,10 @@ def _ends_turn(play: CPlay) -> bool:
     return any(isinstance(e.effect if isinstance(e, m.Guarded) else e, m.EndTurn) for e in play.model.effects)
 
 
-def _conjuncts(where) -> list:
+def _conjuncts(where: object) -> list[object]:
     """`a and b and c` as [a, b, c], in order."""
-    out, todo = [], [where]
+    out: list[object] = []
+    todo = [where]
     while todo:
         e = todo.pop()
         if isinstance(e, m.Op) and e.op == "and":
@@ -1746,20 +1771,20 @@ def _conjuncts(where) -> list:
 _CONSTANT_NAMES = frozenset({"seats", "players", "passes", "passed"})  # unchanged while a seat's actions are listed
 
 
-def _free(e) -> frozenset[str]:
+def _free(e: object) -> frozenset[str]:
     """The names an expression reads that some binder or context sets."""
     match e:
         case m.Ref(name=name):
             return frozenset() if name in _CONSTANT_NAMES else frozenset({name})
         case m.Each(var=var, collection=coll, body=body) | m.Quantifier(var=var, collection=coll, body=body):
             return _free(coll) | (_free(body) - {var})
-    out = frozenset()
+    out: frozenset[str] = frozenset()
     for child in m.children(e):
         out |= _free(child)
     return out
 
 
-def zone_caches(zones: int, window_reads: tuple[Reads, ...], round_end_reads: tuple[Reads, ...],
+def zone_caches(zones: int, window_reads: Sequence[Reads], round_end_reads: Sequence[Reads],
                 any_face: list[bool]) -> tuple[ZoneCache, ...]:
     """Per zone, what a change of it makes stale: (the end-round conditions that read it, the
     window shares that read it at any seat, those that read it at the seat asked, those that go
@@ -1782,7 +1807,9 @@ def face_tables(caches: tuple[ZoneCache, ...], window_faces: tuple[WindowFaces, 
     for _, _, _, by_face, _ in caches:
         table: dict[int, list[tuple[int, bool]]] = {}
         for k in by_face:
-            cards, mates = window_faces[k]
+            faces = window_faces[k]
+            assert faces is not None  # a share goes through its hand for some faces only when it has them
+            cards, mates = faces
             for f in cards:
                 table.setdefault(f, []).append((k, False))
             for f in mates:
@@ -1801,12 +1828,15 @@ def _faces_read(play: CPlay, ns: dict[str, Any]) -> WindowFaces:
 
 
 def effect_writes(c: Compiled, play: CPlay | None,
-                  effects: tuple[m.Effect, ...] | None = None) -> tuple[int, ...] | None:
+                  effects: Sequence[m.Effect] | None = None) -> tuple[int, ...] | None:
     """The zones (at any seat) that a play's effects (or these `effects`, of a turn step) may
     change, or None when they may change any zone or draw on the random source (a move at
     random, or one whose ends are not known zones or piles)."""
     zones: set[int] = set()
-    for e in play.model.effects if effects is None else effects:
+    if effects is None:
+        assert play is not None  # a play's own effects
+        effects = play.model.effects
+    for e in effects:
         e = e.effect if isinstance(e, m.Guarded) else e
         if isinstance(e, (m.SetValue, m.EndTurn)):  # a value, or the turn's step: no zone
             continue
@@ -1830,32 +1860,33 @@ def effect_writes(c: Compiled, play: CPlay | None,
     return tuple(sorted(zones))
 
 
-def _end_zones(c: Compiled, end, play: CPlay | None) -> set[int] | None:
+def _end_zones(c: Compiled, end: object, play: CPlay | None) -> set[int] | None:
     """The zones a move's end may be: a zone named, any zone of piles for a pile (a pile left
     empty is taken out of its zone), the play's destination for `target`; None: unknown."""
     if isinstance(end, m.ZoneRef):
         return {c.zone_index[end.zone]}
-    if end.type == "pile":
+    if type_of(end) == "pile":
         return {k for k, z in enumerate(c.model.zones) if z.piles}
     if isinstance(end, m.Ref) and end.name == "target" and play is not None:
         return {play.dest_zone}
     return None
 
 
-def _names_target(e) -> bool:
+def _names_target(e: object) -> bool:
     """Whether `e` is the play's target zone or its piles: a merge over it changes that zone at
     the target seat alone."""
-    return e == m.Ref("target", e.type) or (isinstance(e, m.Call) and e.function == "piles"
+    return e == m.Ref("target", type_of(e)) or (isinstance(e, m.Call) and e.function == "piles"
                                              and len(e.args) == 1 and _names_target(e.args[0]))
 
 
-def _zones_named(c: Compiled, e, play: CPlay) -> set[int] | None:
+def _zones_named(c: Compiled, e: object, play: CPlay | None) -> set[int] | None:
     """The zones an expression's value may belong to; None when it names a pile or a zone
     that could be any."""
     if isinstance(e, m.ZoneRef):
         return {c.zone_index[e.zone]}
     if isinstance(e, m.Ref):
         if e.name == "target":
+            assert play is not None  # only a play's effects name its target
             return {play.dest_zone}
         return None if e.type in ("pile", "zone", "zone:piles") else set()
     out: set[int] = set()
@@ -1879,19 +1910,24 @@ NO_CARD = Shallow()  # the hand holds no card of a face the play takes
 NO_MATE = Shallow()  # it holds none that may go with one
 
 
-def _rings(n: int) -> tuple:
+Rings: TypeAlias = tuple[tuple[tuple[int, ...], ...], ...]  # per seat, per passes: the seats left to ask
+
+
+def _rings(n: int) -> tuple[None, Rings, Rings]:
     """`RINGS[direction][seat][passes]`: the seats a window asked at `seat` after `passes`
     passes has left to ask, in turn (direction +1 at index 1, -1 at index -1)."""
-    def ring(step: int) -> tuple:
+    def ring(step: int) -> Rings:
         return tuple(tuple(tuple((seat + step * k) % n for k in range(n - passes)) for passes in range(n + 1))
                      for seat in range(n))
     return (None, ring(1), ring(-1))
 
 
-_PLAIN_DRAWS = random.Random._randbelow is random.Random._randbelow_with_getrandbits
+# CPython's private draws, not in typeshed: whether `_randbelow` is the one `_shuffle` writes out
+_PLAIN_DRAWS = (random.Random._randbelow  # type: ignore[attr-defined]
+                is random.Random._randbelow_with_getrandbits)  # type: ignore[attr-defined]
 
 
-def _shuffle(rng: random.Random, deck: list) -> None:
+def _shuffle(rng: random.Random, deck: list[int]) -> None:
     """`rng.shuffle(deck)`, the very same draws, without a call per card: `Random.shuffle`
     swaps each place i, from the last down to 1, with `_randbelow(i + 1)`, which for a plain
     `Random` draws `getrandbits((i + 1).bit_length())` until the number is at most i."""
@@ -1916,7 +1952,7 @@ def _mod(a: int, b: int) -> int:
     return a % b if b else 0
 
 
-def _best(pairs: list, none: int) -> int:
+def _best(pairs: list[tuple[int, int]], none: int) -> int:
     """The first element with the largest number, as (element, number) pairs; `none` of none."""
     found, top = none, None
     for x, v in pairs:
@@ -1931,7 +1967,7 @@ class _Module:
     function plays which role (steps by their place: the turn's, then the final round's)."""
 
     source: str
-    code: object
+    code: CodeType
     generate: tuple[tuple[int, str], ...]  # (step place, function) ; place -1: the window
     when: tuple[tuple[int, str], ...]
     count: tuple[tuple[int, str], ...]
@@ -1954,10 +1990,11 @@ def write(c: Compiled) -> _Module:
         if step.kind == "play":
             g.generator(f"gen{k}", step)
             generate_fns.append((k, f"gen{k}"))
-        elif step.kind == "effect":
+        elif isinstance(source, m.EffectStep):  # compiled to an "effect" step
             if g.effect_function(f"step{k}", source.effect, {}):
                 step_fns.append((k, f"step{k}"))
         else:
+            assert isinstance(source, m.Draw)  # what else a step is
             g.expression_function(f"count{k}", source.count)
             count_fns.append((k, f"count{k}"))
         if source.when is not None:
@@ -1968,7 +2005,7 @@ def write(c: Compiled) -> _Module:
         generate_fns.append((-1, "gen_window"))
     round_end_reads = g.round_end([f"R{k}" for k in range(len(c.round_ends))])
     g.playout(window_reads, round_end_reads, [f"R{k}" for k in range(len(c.round_ends))])
-    if c.final is not None:
+    if model.final is not None:  # compiled to `c.final`
         g.expression_function("final_when", model.final.when)
     g.expression_function("score", model.score.expr, {model.score.var: f"env[{c.score_slot}]"})
     g.copier()
@@ -1997,8 +2034,8 @@ def write(c: Compiled) -> _Module:
         if value.per_match:
             g.expression_function(f"value{k}", value.init)
             value_fns.append((k, f"value{k}"))
-    source = _HEADER + "\n".join(g.top + [""] + g.w.lines)
-    return _Module(source, compile(source, "<cardrules generated>", "exec"), tuple(generate_fns),
+    text = _HEADER + "\n".join(g.top + [""] + g.w.lines)
+    return _Module(text, compile(text, "<cardrules generated>", "exec"), tuple(generate_fns),
                    tuple(when_fns), tuple(count_fns), tuple(effect_fns), tuple(setup_fns), window_reads,
                    tuple(round_end_reads), tuple(step_fns), tuple(value_fns))
 
@@ -2018,7 +2055,7 @@ def _steps(c: Compiled) -> list[CStep]:
     return [*c.turn, *(c.final.steps if c.final else ())]
 
 
-def _namespace(c: Compiled) -> dict:
+def _namespace(c: Compiled) -> dict[str, Any]:  # a module's globals: tables, plays, functions; any value
     """What the module's names stand for, taken from this compiled ruleset: its attribute
     tables, its plays and their face sets, its end-round names."""
     none = c.deck_size
@@ -2046,7 +2083,7 @@ def _namespace(c: Compiled) -> dict:
     return ns
 
 
-def _team_namespace(c: Compiled) -> dict:
+def _team_namespace(c: Compiled) -> dict[str, object]:
     """The teams' tables the generated `team`, `partner` and `team_total` read."""
     return {"TEAM": c.team_of, "PARTNER": partner_of(c.team_of) if c.team_of else (), "_team_total": team_total}
 
