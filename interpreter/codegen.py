@@ -1986,7 +1986,7 @@ def write(c: Compiled) -> _Module:
     generate_fns, when_fns, count_fns, step_fns = [], [], [], []
     window_reads = None
     sources = list(model.turn) + (list(model.final.steps) if model.final else [])
-    for k, (step, source) in enumerate(zip(_steps(c), sources, strict=True)):
+    for k, (step, source) in enumerate(zip(turn_steps(c), sources, strict=True)):
         if step.kind == "play":
             g.generator(f"gen{k}", step)
             generate_fns.append((k, f"gen{k}"))
@@ -2050,7 +2050,7 @@ def step_budget(c: Compiled) -> int:
     return (longest + 1) * c.players * (c.deck_size + 2)
 
 
-def _steps(c: Compiled) -> list[CStep]:
+def turn_steps(c: Compiled) -> list[CStep]:
     """The turn's steps, then the final round's."""
     return [*c.turn, *(c.final.steps if c.final else ())]
 
@@ -2111,7 +2111,7 @@ def generated(c: Compiled) -> Generated:
         module = _MODULES[key] = write(c)
     ns = _namespace(c)
     exec(module.code, ns)
-    steps = _steps(c)
+    steps = turn_steps(c)
     written = {(play, k): fn for play, k, fn in module.effects}
     at = {**{k: step for k, step in enumerate(steps)}, -1: c.window}
     effects = tuple(tuple(ns[written[(p.index, k)]] if (p.index, k) in written else closure

@@ -39,6 +39,7 @@ from .codegen import (
     StartRound,
     StepActions,
     WindowActions,
+    turn_steps,
 )
 from .compile import (
     CARD,
@@ -124,7 +125,7 @@ def plan(compiled: Compiled) -> Plan:
         return found[1]
     gen = codegen.generated(compiled)
     fast = fast_compiled(compiled, gen)
-    gens = {id(s): gen.generate[id(o)] for s, o in zip(_steps(fast), _steps(compiled), strict=True)
+    gens = {id(s): gen.generate[id(o)] for s, o in zip(turn_steps(fast), turn_steps(compiled), strict=True)
             if id(o) in gen.generate}
     reads = gen.window_reads or ()
     hand = codegen.face_tables(gen.zone_caches, gen.window_faces)
@@ -141,7 +142,7 @@ def plan(compiled: Compiled) -> Plan:
         effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays), playout=gen.playout,
         start_round=gen.start_round,
         step_writes={id(s): codegen.effect_writes(compiled, None, (e.effect,))
-                     for s, e in zip(_steps(fast), _model_steps(compiled.model), strict=True)
+                     for s, e in zip(turn_steps(fast), _model_steps(compiled.model), strict=True)
                      if isinstance(e, m.EffectStep)})
     cid = id(compiled)
     _PLANS[cid] = (weakref.ref(compiled, lambda _: _PLANS.pop(cid, None)), result)
@@ -520,10 +521,6 @@ class FastGame(Game):
         return other
 
 
-def _steps(c: Compiled) -> list[CStep]:
-    return [*c.turn, *(c.final.steps if c.final else ())]
-
-
 def _model_steps(model: m.Ruleset) -> list[m.Draw | m.PlayStep | m.EffectStep]:
-    """The model's turn steps, then its final round's: as `_steps` lists the compiled ones."""
+    """The model's turn steps, then its final round's: as `codegen.turn_steps` lists the compiled ones."""
     return [*model.turn, *(model.final.steps if model.final else ())]
