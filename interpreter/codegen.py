@@ -179,6 +179,7 @@ class _Generator:
         self.kept_index: dict[int, int] = {}  # play -> its targets: the match loop keeps its pile index
         self.pre: list[dict[str, str]] | None = None  # per target seat: locals worked out before the cards' loop
         self.mate_sets: set[int] = set()  # plays whose `M<play>` is written
+        self.caches: tuple[ZoneCache, ...] = ()  # per zone: what the match loop's writes to it make stale
 
     # ------------------------------------------------------------ hoisting
 
@@ -1138,75 +1139,14 @@ class _Generator:
         for r in window_reads or ():
             shared |= r.zones | r.own | r.hand
 
-        self.kept_index = {}
-        for step in steps:
-            for p in step.plays if step.kind == "play" else ():
-                named = {p.model.mate.name} if p.model.mate else set()
-                join = self.equality_join(p, {"self", "card", *named}) if p.choose is None else None
-                if join is not None and m.names_read(join[0]) <= {"pile", "target", "owner"}:
-                    self.kept_index[p.index] = c.players if p.dest_seats else 1
+        self.kept_index = self.kept_pile_indices()
 
         plays = c.window.plays if c.window is not None else ()
-        caches = zone_caches(len(self.model.zones), window_reads or (), round_end_reads,
+        self.caches = zone_caches(len(self.model.zones), window_reads or (), round_end_reads,
                              [p.faces is None or (p.mate is not None and p.index not in self.mate_sets) for p in plays])
 
-        def wrote(zone: int, seat: str, cards: str, arrived: bool) -> None:
-            """`FastGame._wrote`, written out for this zone: the end-round conditions that read
-            it flagged, the window shares that read it dropped (each seat's answer with them),
-            and the kept pile indices of the zone forgotten. A flag or an index already written
-            since the last `wrote` of another block is not written again."""
-            zone_readers, coarse, own, by_face, any_face = caches[zone]
-            lines = [f"dirty[{k}] = True" for k in zone_readers]
-            for p, size in self.kept_index.items():
-                if c.plays[p].dest_zone == zone:
-                    lines.append(f"ix{p} = [None] * {size}" if seat in ("-1", "-2") else f"ix{p}[{seat}] = None")
-            depth = w.depth
-            for line in lines:
-                if (depth, line) not in self.written:
-                    w.line(line)
-                    self.written.add((depth, line))
-            for k in coarse:  # a share read at any seat: dropped at the seats where it is a list (`live`)
-                w.line(f"if live[{k}]:")
-                w.line(f"    for s in live[{k}]:")
-                w.line(f"        parts[s][{k}] = None")
-                w.line("        answers[s] = None")
-                w.line(f"    live[{k}].clear()")
-            faces = [k for k in by_face if cards != "None"]
-            dropped = [*own, *any_face, *(k for k in by_face if k not in faces)]
-            if not (dropped or faces):
-                return
-            every = seat in ("-1", "-2")
-            if every:
-                w.line("for s in SEATS:")
-                w.indent()
-            who = "s" if every else seat
-            w.line(f"ps = parts[{who}]")
-            for k in dropped:
-                w.line(f"ps[{k}] = None")
-            if dropped:
-                w.line(f"answers[{who}] = None")
-            if faces:  # a share that only cards of some faces change
-                card = cards[1:-2] if cards.startswith("(") and cards.endswith(",)") else None
-                if card is None:
-                    w.line(f"for c in {cards}:")
-                    w.indent()
-                if arrived:
-                    w.line(f"for k, keep in WA{zone}.get(FACE_OF[{card or 'c'}], ()):")
-                    w.line("    p = ps[k]")
-                    w.line("    if p is not None and p is not keep:")
-                else:
-                    w.line(f"for k in WL{zone}.get(FACE_OF[{card or 'c'}], ()):")
-                    w.line("    p = ps[k]")
-                    w.line("    if p is not None and p.__class__ is not Shallow:")
-                w.line("        ps[k] = None")
-                w.line(f"        answers[{who}] = None")
-                if card is None:
-                    w.dedent()
-            if every:
-                w.dedent()
-
         self.written: set[tuple[int, str]] = set()  # (depth, line) of the `_wrote` lines written
-        self.names, self.wrote, self.shared = names, wrote, shared
+        self.names, self.shared = names, shared
         self.keep_answers = not any(r.counters for r in window_reads or ())
         # a play of no card, a meld, or one that may end the turn, goes through the engine
         inline = [p for p in c.plays if p.value is None and p.meld is None and not _ends_turn(p)
@@ -1281,6 +1221,74 @@ class _Generator:
         w.dedent()
         w.line("")
         self.kept_index = {}
+
+    def kept_pile_indices(self) -> dict[int, int]:
+        """The turn's plays whose pile index the match loop keeps until their row changes (a
+        new pile's condition that reads the target alone): play -> how many targets."""
+        kept = {}
+        for step in self.c.turn:
+            for p in step.plays if step.kind == "play" else ():
+                named = {p.model.mate.name} if p.model.mate else set()
+                join = self.equality_join(p, {"self", "card", *named}) if p.choose is None else None
+                if join is not None and m.names_read(join[0]) <= {"pile", "target", "owner"}:
+                    kept[p.index] = self.c.players if p.dest_seats else 1
+        return kept
+
+    def write_stale(self, zone: int, seat: str, cards: str, arrived: bool) -> None:
+        """`FastGame._wrote`, written out for this zone: the end-round conditions that read
+        it flagged, the window shares that read it dropped (each seat's answer with them),
+        and the kept pile indices of the zone forgotten. A flag or an index already written
+        since the last `wrote` of another block is not written again."""
+        c, w = self.c, self.w
+        zone_readers, coarse, own, by_face, any_face = self.caches[zone]
+        lines = [f"dirty[{k}] = True" for k in zone_readers]
+        for p, size in self.kept_index.items():
+            if c.plays[p].dest_zone == zone:
+                lines.append(f"ix{p} = [None] * {size}" if seat in ("-1", "-2") else f"ix{p}[{seat}] = None")
+        depth = w.depth
+        for line in lines:
+            if (depth, line) not in self.written:
+                w.line(line)
+                self.written.add((depth, line))
+        for k in coarse:  # a share read at any seat: dropped at the seats where it is a list (`live`)
+            w.line(f"if live[{k}]:")
+            w.line(f"    for s in live[{k}]:")
+            w.line(f"        parts[s][{k}] = None")
+            w.line("        answers[s] = None")
+            w.line(f"    live[{k}].clear()")
+        faces = [k for k in by_face if cards != "None"]
+        dropped = [*own, *any_face, *(k for k in by_face if k not in faces)]
+        if not (dropped or faces):
+            return
+        every = seat in ("-1", "-2")
+        if every:
+            w.line("for s in SEATS:")
+            w.indent()
+        who = "s" if every else seat
+        w.line(f"ps = parts[{who}]")
+        for k in dropped:
+            w.line(f"ps[{k}] = None")
+        if dropped:
+            w.line(f"answers[{who}] = None")
+        if faces:  # a share that only cards of some faces change
+            card = cards[1:-2] if cards.startswith("(") and cards.endswith(",)") else None
+            if card is None:
+                w.line(f"for c in {cards}:")
+                w.indent()
+            if arrived:
+                w.line(f"for k, keep in WA{zone}.get(FACE_OF[{card or 'c'}], ()):")
+                w.line("    p = ps[k]")
+                w.line("    if p is not None and p is not keep:")
+            else:
+                w.line(f"for k in WL{zone}.get(FACE_OF[{card or 'c'}], ()):")
+                w.line("    p = ps[k]")
+                w.line("    if p is not None and p.__class__ is not Shallow:")
+            w.line("        ps[k] = None")
+            w.line(f"        answers[{who}] = None")
+            if card is None:
+                w.dedent()
+        if every:
+            w.dedent()
 
     def engine_plays(self) -> None:
         """A decision the match loop does not write out: `FastGame.play` makes it and advances."""
@@ -1602,7 +1610,7 @@ class _Generator:
     def apply_inline(self, p: CPlay) -> None:
         """`FastGame.play`'s move of play `p`, written out: its card (and mate), to its
         destination or the chosen target, and its effects."""
-        w, wrote = self.w, self.wrote
+        w, wrote = self.w, self.write_stale
         self.written = set()
         # the play's context in the env, for the effects the engine runs (a merge is written out)
         context = bool(p.effects) and not (p.choose is None and all(isinstance(e, m.Merge) for e in p.model.effects))
@@ -1694,7 +1702,7 @@ class _Generator:
 
     def draw_inline(self, step: CStep, source: m.Draw, j: int) -> None:
         """`FastGame._advance`'s draw step `j`."""
-        w, wrote = self.w, self.wrote
+        w, wrote = self.w, self.write_stale
         w.line(f"source = zones[{step.source}]")
         if m.names_read(source.count):
             w.line(f"env[{SELF}] = active")
