@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .compile import Compiled
-from .engine import EngineError, Game, State, move_of
+from .engine import Action, EngineError, Game, State, move_of
 from .ismcts import IsmctsBot
 from .notation import Move
 from .outcome import margin
@@ -50,11 +50,11 @@ class SeatView:
     seat: int
     view: dict  # `Game.view(seat)` now
     flow: State  # the public flow: the state with its zones left empty
-    legal: tuple  # the actions open to the seat
+    legal: tuple[Action, ...]  # the actions open to the seat
     start: dict | None = None  # the seat's view once dealt (for bots that observe)
     history: tuple[Seen, ...] = ()  # every move since, as the seat saw it
 
-    def actions(self) -> tuple:
+    def actions(self) -> tuple[Action, ...]:
         return self.legal
 
     def move_of(self, action: tuple) -> Move:
