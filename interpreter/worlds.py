@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import model as m
 from .compile import Compiled
-from .engine import Game, State, View
+from .engine import State, View
 from .fast import FastGame
 from .notation import Move
 from .redact import UNSEEN
@@ -217,7 +217,7 @@ class Sampler:
         """Whether two samples can differ in their cards: unseen faces of more than one kind."""
         return len(set(self.pool)) > 1 or any(len(set(pins)) > 1 for *_, pins in self.places)
 
-    def sample(self, rng: random.Random) -> Game:
+    def sample(self, rng: random.Random) -> FastGame:
         """A match the seat cannot tell from the real one, its chance seeded from `rng`."""
         pool = list(self.pool)
         rng.shuffle(pool)
