@@ -1508,30 +1508,15 @@ class _Generator:
             self.draw_inline(step, source, k)
             if source.when is not None:
                 w.dedent()
-            self.round_end_tests(self.names)
-            w.line("if reason is not None:")
-            w.indent()
-            w.line("g._end_round(reason)")
-            w.line("if st.over:")
-            w.line("    actions = []")
-            w.line("    break")
-            w.line("zones = st.zones")
-            self.forget_kept()
-            w.line("spent = 1")
-            w.line("continue")
-            w.dedent()
+            self.end_round_if_due(then=("spent = 1", "continue"))
             if c.window is not None:
                 extra += self.window_after_step(extra)
         raise CodegenError("a turn with no play step")  # `compile` gives every turn one
 
-    def pass_step(self, k: int, extra: int) -> None:
-        """`Game._pass_step` at play step `k`, for a seat with nothing to play, and
-        `FastGame._advance`'s count of such passes: after each whole cycle of seats, the state
-        must not be the one after the cycle before (`progress.idle_state`)."""
-        c, w = self.c, self.w
-        w.line(f"st.idle_turns = env[{PASSES}] = st.idle_turns + 1")
-        w.line(f"st.passed = env[{PASSED}] = True")
-        w.line(f"st.step = {k + 1}")
+    def end_round_if_due(self, then: tuple[str, ...] = ()) -> None:
+        """In the advance loop, after a step that is not a play: the round ends if one of its
+        conditions holds (the loop too, with the match), and the lines `then` follow."""
+        w = self.w
         self.round_end_tests(self.names)
         w.line("if reason is not None:")
         w.indent()
@@ -1541,7 +1526,19 @@ class _Generator:
         w.line("    break")
         w.line("zones = st.zones")
         self.forget_kept()
+        for line in then:
+            w.line(line)
         w.dedent()
+
+    def pass_step(self, k: int, extra: int) -> None:
+        """`Game._pass_step` at play step `k`, for a seat with nothing to play, and
+        `FastGame._advance`'s count of such passes: after each whole cycle of seats, the state
+        must not be the one after the cycle before (`progress.idle_state`)."""
+        c, w = self.c, self.w
+        w.line(f"st.idle_turns = env[{PASSES}] = st.idle_turns + 1")
+        w.line(f"st.passed = env[{PASSED}] = True")
+        w.line(f"st.step = {k + 1}")
+        self.end_round_if_due()
         if self.model.window is not None:  # compiled to `c.window`
             w.line("else:")
             w.indent()
