@@ -8,7 +8,10 @@ and answers each with one JSON line on stdout.
 
 A match is played as the installed cardrules plays self-play matches: `selfplay.play_match` when it
 has one (the per-match function of the worker layer, where a faster engine plugs in), else a Game
-and `bots.play_out`, as today's engine's self-play loop does. Only the matches are timed.
+and `bots.play_out`, as today's engine's self-play loop does. Only the matches are timed: on
+"load" each engine compiles the ruleset and plays one untimed match (seeds 0, 0), so that what an
+engine does once per ruleset (the closure engine compiles its closures, the generated one writes
+and runs its module on its first match) is not counted against the matches, for either engine.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ def main() -> None:
         request = json.loads(line)
         if "load" in request:
             compiled = compile_ruleset(load(request["load"], request["edition"]).model, request["players"])
+            play(compiled, [[0, 0]])  # once per ruleset, untimed: see above
             answer = {"ready": True}
         else:
             answer = play(compiled, request["play"])

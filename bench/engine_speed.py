@@ -11,7 +11,8 @@ the user's cache folder: ~/.cache/cardrules/bench/engine-REV; delete it to reins
 each engine in its own subprocess (bench/engine_runner.py). Both play the same matches: the
 parent draws each match's seeds (as `cardrules selfplay --seed S` does) and hands them to both,
 in alternating chunks of C matches (the order of the engines turns with each chunk), and each
-engine times only its matches. For Klats the reference engine (../shared/bench/klats_reference.py,
+engine times only its matches (after one untimed match at load, where each does what it does once
+per ruleset: see engine_runner.py). For Klats the reference engine (../shared/bench/klats_reference.py,
 never imported) plays a chunk of its own between them, with its own seeds.
 
 For each target (Klats 2, 3 and 5 players, ARNE 92 with 3, ARNE Total @en with 4) it prints the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -52,7 +53,7 @@ class SafeConsole(Console):
     def __init__(self, **options: Any) -> None:
         super().__init__(highlight=False, soft_wrap=True, markup=False, emoji=False, **options)
 
-    def _render_buffer(self, buffer) -> str:
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
         return super()._render_buffer(segment if segment.control else Segment(escaped(segment.text), segment.style)
                                       for segment in buffer)
 

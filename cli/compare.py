@@ -4,7 +4,7 @@ as rich text, JSON (schemas/diff.schema.json) or Markdown. Exit 0: the same; 1: 
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -12,8 +12,13 @@ from rich.text import Text
 
 from ..interpreter import diff as diffing
 from ..interpreter.engine import cite
-from ..interpreter.model import Provenance
-from .common import EXIT_USAGE, echo, fail, load_or_exit, out
+from ..interpreter.errors import EXIT_USAGE
+from ..interpreter.load import Loaded
+from ..interpreter.model import Provenance, Ruleset
+from .common import echo, fail, load_or_exit, out
+
+if TYPE_CHECKING:  # a JSON object's type, not the export itself
+    from ..interpreter.export import Json
 
 EXIT_DIFFERENT = 1
 SPEC_HELP = "A ruleset: FILE, or FILE@EDITION+VARIANT..., or with house rules FILE+house:HOUSE.yaml."
@@ -47,7 +52,7 @@ def diff(
     raise typer.Exit(0 if result.same else EXIT_DIFFERENT)
 
 
-def _load(spec: str):
+def _load(spec: str) -> Loaded:
     """A side, or exit 2: for diff, a side that does not load is trouble, not a difference."""
     try:
         return load_or_exit(spec, show_warnings=False)
@@ -122,12 +127,12 @@ def _brief(result: diffing.Diff) -> None:
 # ---------------------------------------------------------------- JSON and Markdown
 
 
-def to_json(result: diffing.Diff, names: tuple[str, str]) -> dict:
-    def side(model, name):
+def to_json(result: diffing.Diff, names: tuple[str, str]) -> Json:
+    def side(model: Ruleset, name: str) -> Json:
         return {"spec": name, "file": model.file, "title": model.title, "edition": model.edition,
                 "variants": list(model.variants), "house": model.house}
 
-    def fact(s: diffing.Side | None):
+    def fact(s: diffing.Side | None) -> Json | None:
         return None if s is None else {"text": list(s.text), "provenance": _provenance(s.provenance),
                                        "cites": list(s.cites)}
 
@@ -142,7 +147,7 @@ def to_json(result: diffing.Diff, names: tuple[str, str]) -> dict:
     }
 
 
-def _provenance(p: Provenance) -> dict:
+def _provenance(p: Provenance) -> Json:
     return {"sources": list(p.sources), "rulings": list(p.rulings), "assumptions": list(p.assumptions),
             "line": p.line}
 

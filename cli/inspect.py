@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -36,10 +36,12 @@ def check(
     spec = split_selection(file)
     every = edition is None and not variant and house is None and spec == split_selection(spec.path)
     checked = _every_selection(file) if every else None
+    selections: list[exporting.Json] | None = None
     if checked is None:
-        loaded, dealt, selections = load_or_exit(file, edition, variant, house), None, None
+        loaded = load_or_exit(file, edition, variant, house)
         warnings = list(loaded.warnings)
         print_warnings(loaded)
+        dealt = exporting.deals(loaded.model)
     else:
         loaded, dealt, selections, warnings = checked
     report = exporting.summary(loaded.model, dealt)
@@ -49,7 +51,7 @@ def check(
         echo(_json({**report, "warnings": [_diagnostic(d) for d in warnings]}), nl=False, is_json=True)
     else:
         _print_summary(report)
-    unplayable = [d for d in report["deals"] if "problem" in d]
+    unplayable = [d for d in dealt if "problem" in d]
     for deal in unplayable:
         err.print(f"{deal_location(loaded.model)}: error: with {deal['players']} players: {deal['problem']}")
     if unplayable:
@@ -61,7 +63,7 @@ def check(
                    "fix them, or drop --strict")
 
 
-def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict], list[Diagnostic]] | None:
+def _every_selection(file: str) -> tuple[Loaded, list[exporting.Deal], list[exporting.Json], list[Diagnostic]] | None:
     """Check the file in each legal selection of edition and variants, parsing it once; print
     each error once, with the selections it shows in, and exit 1 on any. Else print each
     warning of any selection once, with the selections it shows in, and give the first
@@ -73,7 +75,7 @@ def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict], list[Di
         results = load_all(text, name)
     except RulesError:
         return None  # load_or_exit reports it
-    failed = {}
+    failed: dict[tuple[str, str], list[str]] = {}
     for selection, result in results:
         if isinstance(result, RulesError):
             for d in result.diagnostics:
@@ -85,7 +87,8 @@ def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict], list[Di
         bad = sum(isinstance(r, RulesError) for _, r in results)
         raise fail(f"{bad} of the {len(results)} legal selections of edition and variants do not check",
                    "each error says in which selections it shows; --edition and --variant check one")
-    (first, loaded), *others = results
+    checked = [(selection, r) for selection, r in results if isinstance(r, Loaded)]  # all: a RulesError holds an error
+    (first, loaded), *others = checked
     dealt = exporting.deals(loaded.model)  # the summary shows the first selection's; of the others, what fails
     unplayable = [(first, loaded.model, d["players"], d["problem"]) for d in dealt if "problem" in d]
     unplayable += [(selection, r.model, players, problem) for selection, r in others
@@ -97,10 +100,10 @@ def _every_selection(file: str) -> tuple[Loaded, list[dict], list[dict], list[Di
         raise fail("setup cannot run for every player count a selection allows",
                    "narrow its `players`, or deal counts that fit its deck")
     return loaded, dealt, [{"selection": selection, "players": list(r.model.counts), "warnings": len(r.warnings)}
-                           for selection, r in results], _selection_warnings(results, text)
+                           for selection, r in checked], _selection_warnings(checked, text)
 
 
-def _selection_warnings(results: list, text: str) -> list[Diagnostic]:
+def _selection_warnings(results: list[tuple[str, Loaded]], text: str) -> list[Diagnostic]:
     """Every selection's warnings, each once, printed with the selections it shows in when the
     file has more than one: a warning of a variant alone counts as much as the base's."""
     found: dict[Diagnostic, list[str]] = {}
@@ -145,11 +148,11 @@ def export(
 # ------------------------------------------------------------------ output
 
 
-def _json(data: dict) -> str:
+def _json(data: exporting.Json) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def _diagnostic(d: Diagnostic) -> dict:
+def _diagnostic(d: Diagnostic) -> exporting.Json:
     span = d.span
     return {"severity": d.severity, "message": d.message, "file": d.file,
             "line": span.line if span else None, "column": span.column if span else None,
@@ -164,7 +167,7 @@ def _table(title: str, *columns: str, header: bool = True) -> Table:
     return table
 
 
-def _row(table: Table, *cells) -> None:
+def _row(table: Table, *cells: object) -> None:
     """Cells as plain text: names and titles come from the file and are never rich markup."""
     table.add_row(*(Text(str(c)) for c in cells))
 
@@ -178,7 +181,9 @@ def _counts(counts: list[int]) -> str:
     return ", ".join(map(str, counts))
 
 
-def _print_summary(r: dict) -> None:
+def _print_summary(r: dict[str, Any]) -> None:
+    """The summary `check` prints. `r` is `export.summary`'s JSON object, read by key: no Python type
+    states its shape yet (`export.Json` says only that it is JSON)."""
     header = _table(r["title"], "", "", header=False)
     for lang in r["names"]:
         _row(header, f"name ({lang['language']})", lang["text"])

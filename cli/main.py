@@ -10,20 +10,28 @@ from __future__ import annotations
 import errno
 import importlib
 import inspect
+import io
 import os
 import re
 import sys
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import typer
-from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from ..interpreter.errors import EXIT_FINDINGS, CardrulesError, clip
 
+if TYPE_CHECKING:  # typer 0.2x's own copy of click; an older typer uses click itself
+    from typer._click import Context, Parameter
+    from typer.core import _TyperParameter
+
 try:  # typer 0.2x coerces each value through a pydantic TypeAdapter, built on first use
-    from typer._coercion import RuntimeParam
+    from typer._coercion import RuntimeParam, build_runtime_param
 except ImportError:  # an older typer coerces through click's types, without pydantic
-    RuntimeParam = None
+    LAZY_COERCION = False
+else:
+    LAZY_COERCION = True
 
 # command -> (module, attribute): a function for a command, a Typer for a group of them; in the
 # order `cardrules --help` lists them
@@ -89,7 +97,7 @@ def _reflowed(doc: str | None) -> str:
     )
 
 
-def _without_types(params: list) -> list:
+def _without_types(params: list[Parameter]) -> list[Parameter]:
     """Parameters as the help should name them: `--json`, not `--json <bool>`, and `FILE`, not
     `FILE <str>` (typer writes a Python type beside every flag and argument). Options that take a
     value keep their metavar (`--games GAMES`). Values are coerced lazily (`_Plain`)."""
@@ -102,16 +110,14 @@ def _without_types(params: list) -> list:
     return params
 
 
-if RuntimeParam is not None:
-    from typer._coercion import build_runtime_param
-
+if LAZY_COERCION:
     class _Plain(RuntimeParam):
         """Typer's coercion of a parameter, built only for a value that needs it. Typer builds a
         pydantic TypeAdapter for each parameter it reads, and importing pydantic and building
         the adapters is a fifth of `cardrules check`; but the command line gives text, flags and
         plain numbers as they should be, and a default that is None needs no coercion."""
 
-        def _coerce_value(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        def _coerce_value(self, value: Any, param: _TyperParameter, ctx: Context) -> Any:  # typer's signature
             kind, ranged = self.annotation, param.type_descriptor.is_ranged
             if kind == list[str] and isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
                 return list(value)
@@ -127,25 +133,25 @@ if RuntimeParam is not None:
 _DECIMAL = re.compile(r"-?[0-9]{1,18}")
 
 
-def _coerced_lazily(param) -> None:  # type: ignore[no-untyped-def]
+def _coerced_lazily(param: Parameter) -> None:
     """Give a typer parameter `_Plain` coercion."""
-    descriptor = getattr(param, "type_descriptor", None)
-    if RuntimeParam is not None and descriptor is not None and getattr(param, "_runtime_param", None) is None:
+    if LAZY_COERCION and isinstance(param, TyperArgument | TyperOption) and param._runtime_param is None:
+        descriptor = param.type_descriptor
         param._runtime_param = _Plain(descriptor.parameter_info, descriptor.annotation)
 
 
 class _NamedArgument(TyperArgument):
-    def display_type_rich(self, ctx):  # type: ignore[no-untyped-def]
+    def display_type_rich(self, ctx: Context) -> str | None:
         return None
 
 
 class _Command(TyperCommand):
-    def get_params(self, ctx):  # type: ignore[no-untyped-def]
+    def get_params(self, ctx: Context) -> list[Parameter]:
         return _without_types(super().get_params(ctx))
 
 
 class _Group(TyperGroup):
-    def get_params(self, ctx):  # type: ignore[no-untyped-def]
+    def get_params(self, ctx: Context) -> list[Parameter]:
         return _without_types(super().get_params(ctx))
 
 
@@ -154,7 +160,7 @@ def _every_command() -> typer.Typer:
     return build()
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> typer.Typer:
     if name == "app":  # for tests and tools that drive the whole command line
         return _every_command()
     raise AttributeError(name)
@@ -164,9 +170,9 @@ def main() -> None:
     """Entry point. An error of the input (`CardrulesError`) ends in its message and exit 1 or 2;
     output that cannot be written (`> /dev/full`, a closed pipe) in one line or quietly; only a
     bug of ours ends in "internal error" and exit 70, with a traceback if CARDRULES_DEBUG is set."""
-    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets an escape
-        stream.reconfigure(errors="backslashreplace")
-    sys.stdin.reconfigure(errors="replace")
+    for stream, errors in ((sys.stdout, "backslashreplace"), (sys.stderr, "backslashreplace"), (sys.stdin, "replace")):
+        if isinstance(stream, io.TextIOWrapper):  # a terminal that cannot show a character gets an escape
+            stream.reconfigure(errors=errors)
     try:
         try:
             build(sys.argv[1] if len(sys.argv) > 1 else None)()

@@ -8,8 +8,9 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import IO, Annotated, TypedDict
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -21,10 +22,9 @@ from ..interpreter import selfplay as selfplaying
 from ..interpreter.compile import Compiled
 from ..interpreter.distributed import RayError
 from ..interpreter.engine import EngineError
+from ..interpreter.errors import EXIT_FINDINGS, EXIT_USAGE
 from ..interpreter.load import resolve, split_selection
 from .common import (
-    EXIT_FINDINGS,
-    EXIT_USAGE,
     Edition,
     House,
     Variants,
@@ -107,7 +107,7 @@ def selfplay(
     compiled = compile_or_exit(loaded, players, parse_params(param))
     checker = invariants.Checker() if check_invariants else None
     named = None if kinds is None else tuple(map(str, kinds))
-    who = {"workers": workers or os.cpu_count() or 1, "ray": ray, "seats": named}
+    who: _Who = {"workers": workers or os.cpu_count() or 1, "ray": ray, "seats": named}
     tally = selfplaying.Tally(compiled, named)
     start = time.perf_counter()
     stopped = None  # the EngineError that ended the run: the matches finished before it are reported and logged
@@ -115,7 +115,7 @@ def selfplay(
         logger = None if log is None else _Logger(stack.enter_context(_whole_file(log)), spec.path, compiled,
                                                   tally.seats)
         try:
-            interrupted = _run(compiled, games, seed, logger and logger.record, checker, tally, who,
+            interrupted = _run(compiled, games, seed, None if logger is None else logger.record, checker, tally, who,
                                bar=not as_json and games >= BAR_FROM)
         except RayError as e:
             raise fail(str(e), "or play without --ray") from None
@@ -154,8 +154,16 @@ def selfplay(
         raise typer.Exit(EXIT_FINDINGS)
 
 
-def _run(compiled: Compiled, games: int, seed: int, record, checker, tally: selfplaying.Tally, who: dict,
-         bar: bool) -> bool:
+class _Who(TypedDict):
+    """Who plays the matches: `selfplaying.run`'s arguments of that name."""
+
+    workers: int
+    ray: str | None
+    seats: tuple[str, ...] | None
+
+
+def _run(compiled: Compiled, games: int, seed: int, record: Callable[[selfplaying.Match], None] | None,
+         checker: invariants.Checker | None, tally: selfplaying.Tally, who: _Who, bar: bool) -> bool:
     """Play the run into `tally`, showing progress once it takes more than a second; True when
     Ctrl-C stopped it (the matches finished so far stay in the tally and the log)."""
     try:
@@ -190,7 +198,7 @@ class _Ticker(threading.Thread):
         self.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.done.set()
         self.join()
 
@@ -215,7 +223,7 @@ class _Ticker(threading.Thread):
 
 
 @contextlib.contextmanager
-def _whole_file(path: Path):
+def _whole_file(path: Path) -> Iterator[IO[str]]:
     """The log file, whole or not at all (see `outputs.whole_file`), or exit with why not."""
     try:
         with outputs.whole_file(path) as sink:
@@ -243,13 +251,14 @@ class _Logger:
     """The `record` of `selfplaying.run` for `--log`: each match's log is written to `sink` as one
     line, in match order; the file appears under its name once the run is over."""
 
-    def __init__(self, sink, file: str, compiled: Compiled, seats: tuple[str, ...]):
+    def __init__(self, sink: IO[str], file: str, compiled: Compiled, seats: tuple[str, ...]):
         self.sink, self.written, self.last = sink, 0, 0
         self.head = (file + compiled.model.selection, gamelog.sha256_of(resolve(file)), compiled.players,
                      dict(compiled.params))
         self.seats = seats
 
     def record(self, match: selfplaying.Match) -> None:
+        assert match.moves is not None, "a run that records keeps each match's moves"
         line = gamelog.to_line(gamelog.GameLog(*self.head, match.seed, self.seats, match.moves, match.result))
         self.last = self.sink.tell()
         self.sink.write(line)
@@ -294,7 +303,7 @@ def _team_tables(s: selfplaying.Stats) -> list[Table]:
     ]
 
 
-def _counts(title: str, what: str, counts: dict, whole: int) -> Table:
+def _counts(title: str, what: str, counts: Mapping[str, int], whole: int) -> Table:
     table = Table(title=Text(title), title_justify="left")
     table.add_column(what)
     table.add_column("count", justify="right")

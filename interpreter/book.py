@@ -393,7 +393,7 @@ class _Builder:
         steps = [self.setup_step(s) + self.note(s.provenance) for s in self.model.setup]
         return self.section("setup", "setup", [Items(tuple(steps), ordered=True)])
 
-    def setup_step(self, s: m.Shuffle | m.Deal | m.Transfer) -> Line:
+    def setup_step(self, s: m.Shuffle | m.Deal | m.Transfer | m.Let) -> Line:
         if isinstance(s, m.Shuffle):
             return self.say("shuffle", zone=Code(s.zone))
         if isinstance(s, m.Let):

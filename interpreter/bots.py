@@ -3,7 +3,7 @@
     class Bot(Protocol):
         kind: str                                  # "random", "greedy", "ismcts:400", ...
         observes: bool                             # whether it needs the moves as its seat saw them
-        def choose(self, seen: SeatView) -> tuple  # one of seen.actions()
+        def choose(self, seen: SeatView) -> Action  # one of seen.actions()
 
 A `Table` runs a match and hands the bot to move a `SeatView`: its seat's view, the public flow
 of the game (whose turn, the window, the totals), the legal actions, and, for a bot that
@@ -19,11 +19,12 @@ tests of the engine do.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from .compile import Compiled
-from .engine import EngineError, Game, State, move_of
+from .engine import Action, EngineError, Game, State, View, move_of
 from .ismcts import IsmctsBot
 from .notation import Move
 from .outcome import margin_after
@@ -39,7 +40,7 @@ class Seen:
 
     mover: int
     move: Move
-    view: dict
+    view: View
 
 
 @dataclass(frozen=True)
@@ -48,16 +49,16 @@ class SeatView:
 
     compiled: Compiled
     seat: int
-    view: dict  # `Game.view(seat)` now
+    view: View  # `Game.view(seat)` now
     flow: State  # the public flow: the state with its zones left empty
-    legal: tuple  # the actions open to the seat
-    start: dict | None = None  # the seat's view once dealt (for bots that observe)
+    legal: tuple[Action, ...]  # the actions open to the seat
+    start: View | None = None  # the seat's view once dealt (for bots that observe)
     history: tuple[Seen, ...] = ()  # every move since, as the seat saw it
 
-    def actions(self) -> tuple:
+    def actions(self) -> tuple[Action, ...]:
         return self.legal
 
-    def move_of(self, action: tuple) -> Move:
+    def move_of(self, action: Action) -> Move:
         return move_of(self.compiled, action)
 
 
@@ -66,14 +67,16 @@ class Choices:
     their notation; one per table, refilled at each decision, as it costs the hot loop nothing."""
 
     __slots__ = ("compiled", "legal")
+    compiled: Compiled
+    legal: list[Action]
 
     def __init__(self, compiled: Compiled):
         self.compiled, self.legal = compiled, []
 
-    def actions(self) -> list:
+    def actions(self) -> list[Action]:
         return self.legal
 
-    def move_of(self, action: tuple) -> Move:
+    def move_of(self, action: Action) -> Move:
         return move_of(self.compiled, action)
 
 
@@ -81,7 +84,13 @@ class Bot(Protocol):
     kind: str
     observes: bool  # False: it is given `Choices`, the legal actions alone
 
-    def choose(self, seen: SeatView) -> tuple: ...
+    def choose(self, seen: SeatView) -> Action: ...
+
+
+class Decision(Protocol):
+    """All a bot that does not observe reads: `Choices`, a `SeatView` or a `Game`."""
+
+    def actions(self) -> Sequence[Action]: ...
 
 
 class Table:
@@ -89,9 +98,9 @@ class Table:
     keeps, for each seat that observes (bots that do, and `watch`, e.g. a person asking for
     hints), the moves as that seat saw them."""
 
-    def __init__(self, game: Game, bots: list, watch: tuple[int, ...] = ()):
+    def __init__(self, game: Game, bots: Sequence[Bot | None], watch: tuple[int, ...] = ()):
         self.game, self.bots = game, bots
-        self.compiled = getattr(game, "reference", game.c)  # the ruleset as compiled, on either engine
+        self.compiled: Compiled = getattr(game, "reference", game.c)  # the ruleset as compiled, on either engine
         self.choices = Choices(game.c)
         seats = {s for s, bot in enumerate(bots) if getattr(bot, "observes", False)} | set(watch)
         self.start = {s: game.view(s) for s in sorted(seats)}
@@ -103,23 +112,25 @@ class Table:
         return SeatView(self.compiled, seat, game.view(seat), public_flow(game.state), legal, self.start.get(seat),
                         tuple(self.history.get(seat, ())))
 
-    def choose(self, bot=None) -> tuple:
+    def choose(self, bot: Bot | None = None) -> Action:
         """The action of the bot whose seat is to move (or of `bot`, playing that seat)."""
         game = self.game
-        seat = game.to_move
-        bot = self.bots[seat] if bot is None else bot
-        if getattr(bot, "observes", False):
-            return bot.choose(self.seat_view(seat))
+        seat: int = game.to_move  # type: ignore[assignment]  # a bot is asked while the match goes on
+        # None at a seat no bot plays (a person's): asked only for a bot's seat, or with the bot
+        chooser: Bot = self.bots[seat] if bot is None else bot  # type: ignore[assignment]
+        if getattr(chooser, "observes", False):
+            return chooser.choose(self.seat_view(seat))
         self.choices.legal = game.actions()
-        return bot.choose(self.choices)
+        return chooser.choose(self.choices)  # type: ignore[arg-type]  # a bot that does not observe reads a `Decision`
 
-    def play(self, action: tuple) -> None:
+    def play(self, action: Action) -> None:
         """Play `action` for the seat to move, and show it to the seats that observe."""
         game = self.game
         if not self.history:
             game.play(action)
             return
-        mover, move = game.to_move, game.move_of(action)
+        mover: int = game.to_move  # type: ignore[assignment]  # a move is played while the match goes on
+        move = game.move_of(action)
         game.play(action)
         for seat, seen in self.history.items():
             seen.append(Seen(mover, as_seen(move, mover, seat, game.c.model), game.view(seat)))
@@ -134,7 +145,7 @@ class RandomBot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def choose(self, seen) -> tuple:
+    def choose(self, seen: Decision) -> Action:
         return self.rng.choice(seen.actions())
 
 
@@ -151,7 +162,7 @@ class GreedyBot:
         if samples != GREEDY_SAMPLES:
             self.kind = f"greedy:{samples}"
 
-    def choose(self, seen: SeatView) -> tuple:
+    def choose(self, seen: SeatView) -> Action:
         actions = seen.actions()
         if len(actions) == 1:
             return actions[0]
@@ -168,7 +179,8 @@ class GreedyBot:
         return rng.choice([a for a, t in zip(actions, totals, strict=True) if t == best])
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "ismcts": IsmctsBot}  # kind -> its class, made with (rng, ...)
+# kind -> its class, made with (rng, ...): the settings after rng differ by kind
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": IsmctsBot}
 
 
 def make_bot(seat: Seat, rng: random.Random) -> Bot:
@@ -182,7 +194,7 @@ def make_bot(seat: Seat, rng: random.Random) -> Bot:
     return BOTS[seat.kind](rng, seat.iterations, seat.seconds)
 
 
-def play_out(game: Game, bots: list) -> None:
+def play_out(game: Game, bots: Sequence[Bot]) -> None:
     """Let the bots play the match to its end (every seat must be a bot); an `EngineError` when it
     cannot end (see progress.py)."""
     if type(bots[0]) is RandomBot and all(bot is bots[0] for bot in bots) and hasattr(game, "play_random"):

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from . import model as m
-from .check import near
 from .compile import Compiled
 from .engine import SEATS_TEXT, cite
 from .errors import CardrulesError
+from .expressions import near
 from .unparse import unparse
 
 TURN, WINDOW, FINAL = "turn", "window", "final"  # when a play may be made: a turn step, out of turn, the final round
@@ -206,7 +206,7 @@ class _Settler:
         """The value of an expression `_is_known` takes: a constant, a param, `players`."""
         if isinstance(e, m.ParamRef):
             return self.compiled.params[e.name]
-        if isinstance(e, m.Const):
+        if isinstance(e, m.Const) and not isinstance(e.value, tuple):  # `_is_known` takes no list
             return e.value
         return self.compiled.players
 

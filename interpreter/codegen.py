@@ -25,8 +25,12 @@ from __future__ import annotations
 
 import hashlib
 import math
+import random
 import weakref
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from types import CodeType
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from . import model as m
 from .compile import (
@@ -43,21 +47,30 @@ from .compile import (
     PASSES,
     PILE,
     RNG,
+    ROUND,
     SELF,
     STATE,
     TARGET,
     TOTALS,
     ZONES,
+    CLet,
+    CMove,
     Compiled,
     CPlay,
     CStep,
+    Env,
+    Fn,
     _remove_pile,
     partner_of,
     team_total,
+    type_of,
 )
-from .engine import PASS, EngineError
+from .engine import PASS, Action, EngineError, Game
 from .melds import meld_actions
-from .progress import endless_round
+from .progress import endless_round, idle_round, idle_state
+
+if TYPE_CHECKING:  # it builds on this module
+    from .fast import FastGame
 
 # The context names a generated function may read from the env, as the closures do, when the
 # function does not hold them in a local: `round` and `totals` in `until`, `passes` anywhere.
@@ -66,12 +79,29 @@ _ENV_NAMES = FIXED_SLOTS
 
 UNROLL = 8  # a loop over the seats is written out for up to this many players
 
+# The generated functions, by role (`Generated`): a play step's actions for a seat (no pass);
+# the window's, given the seat's shares (`Share`) of it and the seats where each share is a list;
+# the end-round conditions flagged dirty tested, giving the reason or None; the match played out
+# by `choose` (with `draw`, `getrandbits` of a plain `random.Random` when `choose` is its `choice`);
+# a round started; the zones copied, sharing no list.
+StepActions: TypeAlias = Callable[[Env, int], list[Action]]
+WindowActions: TypeAlias = "Callable[[Env, int, list[Share], list[set[int]]], list[Action]]"
+RoundEnd: TypeAlias = Callable[[Env, list[bool]], str | None]
+Playout: TypeAlias = "Callable[[FastGame, Callable[[list[Action]], Action], int, Callable[[int], int] | None], None]"
+StartRound: TypeAlias = Callable[[Game], None]
+CopyZones: TypeAlias = Callable[[list[Any]], list[Any]]
+# Per zone, what its change makes stale (`zone_caches`): the end-round conditions that read it,
+# the window shares that read it at any seat, at the seat asked, for some faces, for any face.
+ZoneCache: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+FaceTable: TypeAlias = dict[int, tuple[tuple[int, bool], ...]]  # face -> ((window share, as a mate), ...)
+WindowFaces: TypeAlias = tuple[frozenset[int], frozenset[int]] | None  # (card faces, mate faces); None: any
+
 
 class CodegenError(Exception):
     """A model the generator cannot write (never from a checked ruleset: a bug to report)."""
 
 
-def _literal(value) -> str:
+def _literal(value: object) -> str:
     """A checked constant as Python source: only ints, bools and strings, by `repr`."""
     if type(value) in (int, bool, str):
         return repr(value)
@@ -92,7 +122,7 @@ class Reads:
 
 
 class _Writer:
-    def __init__(self):
+    def __init__(self) -> None:
         self.lines: list[str] = []
         self.depth = 0
 
@@ -111,23 +141,28 @@ class Generated:
     """A generated module: its source (for reading and tests) and its functions by role."""
 
     source: str
-    generate: dict[int, object]  # id(CStep) -> fn(env, seat) -> actions (no pass); the window's: fn(env, seat, parts)
-    round_end: object  # fn(env, dirty) -> name or None, testing the conditions flagged dirty
-    when: dict[int, object]  # id(CStep) -> fn(env) -> bool, as the step's closure
-    count: dict[int, object]  # id(CStep) of a draw -> fn(env) -> int
-    final_when: object | None  # fn(env) -> bool; these four are drop-ins for the closures
-    score: object
-    until: object
-    starter: object
-    copy_zones: object  # fn(zones) -> a copy sharing no list
-    effects: tuple  # per play: its effects, generated where the generator writes them, else the closures
-    setup_where: tuple  # per setup step: its `where`, generated, or None
-    window_faces: tuple  # per window play: (card faces, mate faces) its hand share depends on, or None: any
+    generate: dict[int, StepActions]  # id(CStep) of a play step -> its actions
+    window_generate: WindowActions | None  # the window's actions; None without a window
+    round_end: RoundEnd
+    when: dict[int, Fn]  # id(CStep) -> fn(env) -> bool, as the step's closure
+    count: dict[int, Fn]  # id(CStep) of a draw -> fn(env) -> int
+    final_when: Fn | None  # fn(env) -> bool; these four are drop-ins for the closures
+    score: Fn
+    until: Fn
+    starter: Fn
+    copy_zones: CopyZones
+    # per play: its effects, generated where the generator writes them, else the closures
+    effects: tuple[tuple[Fn, ...], ...]
+    setup_where: tuple[Fn | None, ...]  # per setup step: its `where`, generated, or None
+    window_faces: tuple[WindowFaces, ...]  # per window play: the faces its hand share depends on
     window_reads: tuple[Reads, ...] | None  # what each of the window's plays reads
+    zone_caches: tuple[ZoneCache, ...]  # per zone: what its change makes stale (`zone_caches`)
     round_end_reads: tuple[Reads, ...]  # per end-round condition
-    playout: object  # fn(game, choose, bound): the match played out, `choose` deciding (see `_Generator.playout`)
-    effect_steps: dict = field(default_factory=dict)  # id(CStep) of an effect step -> its function, where written
-    values: dict = field(default_factory=dict)  # a value of the match, by its place -> its `let`
+    playout: Playout  # the match played out, `choose` deciding (`_Generator.playout`)
+    start_round: StartRound  # `Game._start_round`, written out
+    # id(CStep) of an effect step -> its function, where written
+    effect_steps: dict[int, Fn] = field(default_factory=dict)
+    values: dict[int, Fn] = field(default_factory=dict)  # a value of the match, by its place -> its `let`
 
 
 class _Generator:
@@ -138,14 +173,17 @@ class _Generator:
         self.w = _Writer()
         self.reads = Reads()
         self.attr_ids = {a: i for i, a in enumerate(c.attributes)}
-        self.memo: dict = {}  # a subexpression -> the local that holds its value here
+        self.memo: dict[object, str] = {}  # a subexpression -> the local that holds its value here
         self.top: list[str] = []  # module-level lines: tables worked out once
         self.dest_zone = -1  # the destination of the play whose actions are being written
         self.kept_index: dict[int, int] = {}  # play -> its targets: the match loop keeps its pile index
+        self.pre: list[dict[str, str]] | None = None  # per target seat: locals worked out before the cards' loop
+        self.mate_sets: set[int] = set()  # plays whose `M<play>` is written
+        self.caches: tuple[ZoneCache, ...] = ()  # per zone: what the match loop's writes to it make stale
 
     # ------------------------------------------------------------ hoisting
 
-    def hoist(self, exprs, known: set[str], scope: dict[str, str]) -> None:
+    def hoist(self, exprs: Iterable[object | None], known: set[str], scope: dict[str, str]) -> None:
         """Compute, here, once, every largest subexpression of `exprs` that reads only names in
         `known`: the loops below read it from a local. Expressions are pure, so computing one
         that a short-circuit would have skipped changes no result."""
@@ -153,7 +191,7 @@ class _Generator:
             if e is not None:
                 self._hoist(e, known, scope)
 
-    def hoist_bodies(self, exprs, known: set[str], scope: dict[str, str]) -> None:
+    def hoist_bodies(self, exprs: Iterable[object | None], known: set[str], scope: dict[str, str]) -> None:
         """Compute, here, what the bodies of the quantifiers in `exprs` read that does not
         change from one element to the next: the statement that follows evaluates it once."""
         for e in exprs:
@@ -161,9 +199,9 @@ class _Generator:
                 self._hoist(e.body, known - {e.var}, scope)
                 self.hoist_bodies([e.collection], known, scope)
             elif e is not None:
-                self.hoist_bodies(_children(e), known, scope)
+                self.hoist_bodies(m.children(e), known, scope)
 
-    def _hoist(self, e, known, scope) -> None:
+    def _hoist(self, e: object, known: set[str], scope: dict[str, str]) -> None:
         if isinstance(e, (m.Const, m.ParamRef, m.Ref)) or e in self.memo:
             return
         if _free(e) <= known:
@@ -175,7 +213,7 @@ class _Generator:
             self._hoist(e.collection, known, scope)
             self._hoist(e.body, known - {e.var}, scope)
             return
-        for child in _children(e):
+        for child in m.children(e):
             self._hoist(child, known, scope)
 
     # ------------------------------------------------------------ names
@@ -187,7 +225,7 @@ class _Generator:
 
     # ------------------------------------------------------------ expressions
 
-    def ex(self, e, scope: dict[str, str]) -> str:
+    def ex(self, e: object, scope: dict[str, str]) -> str:
         """`e` as a Python expression; `scope` maps the names in scope to their locals."""
         hoisted = self.memo.get(e)
         if hoisted is not None:
@@ -283,10 +321,10 @@ class _Generator:
         self.reads.counters = True
         return f"env[{STATE}].values[{[v.name for v in self.model.values].index(name)}]"
 
-    def best(self, var: str, coll, body, scope) -> str:
+    def best(self, var: str, coll: object, body: object, scope: dict[str, str]) -> str:
         """`best(x in C: N)`: the first element with the largest N; of none, no card (seat 0)."""
         v = self.fresh()
-        none = "NONE" if coll.type == "list:card" else "0"
+        none = "NONE" if type_of(coll) == "list:card" else "0"
         return f"_best([({v}, {self.ex(body, {**scope, var: v})}) for {v} in {self.ex(coll, scope)}], {none})"
 
     def value_actions(self, play: CPlay, share: bool) -> None:
@@ -298,20 +336,23 @@ class _Generator:
             w.line("add = part.append")
         scope = {"self": "seat"}
         t = "-1"
+        choose, value = model.choose, model.value
+        assert value is not None  # a play of no card: it names a value
         if play.choose is not None:
+            assert choose is not None  # compiled from it
             t = "t"
             seats = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.choose.seats]
             w.line(f"for t in {seats}:")
             w.indent()
-            scope = {**scope, model.choose.name: "t"}
-            if model.choose.where is not None:
-                w.line(f"if not {self.ex(model.choose.where, scope)}:")
+            scope = {**scope, choose.name: "t"}
+            if choose.where is not None:
+                w.line(f"if not {self.ex(choose.where, scope)}:")
                 w.line("    continue")
         x = self.fresh("x")
         w.line(f"for {x} in V{play.index}:")
         w.indent()
-        if model.value.where is not None:
-            w.line(f"if not {self.ex(model.value.where, {**scope, model.value.name: x})}:")
+        if value.where is not None:
+            w.line(f"if not {self.ex(value.where, {**scope, value.name: x})}:")
             w.line("    continue")
         w.line(f"add(({P}, {x}, {t}, -1))")
         w.dedent()
@@ -335,7 +376,7 @@ class _Generator:
             seats = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
         w.line(f"_meld_actions(P{play.index}, env, zones[{play.card_zone}][seat], FACE_OF, {seats}, add, {MELD})")
 
-    def effect_function(self, name: str, e, named: dict[str, str]) -> bool:
+    def effect_function(self, name: str, e: m.Effect, named: dict[str, str]) -> bool:
         """A drop-in for an effect's closure, when the generator writes that effect (a guarded
         one when it writes what it guards); False, and nothing written, when it does not."""
         w = self.w
@@ -361,7 +402,7 @@ class _Generator:
             return False
         return True
 
-    def count_test(self, op: str, left, right, scope) -> str | None:
+    def count_test(self, op: str, left: object, right: object, scope: dict[str, str]) -> str | None:
         """`count(x in C where B) > 0` (or `== 0`) as `any(...)`: it stops at the first match."""
         if not (isinstance(left, m.Each) and left.function == "count" and isinstance(right, m.Const)
                 and right.value == 0 and type(right.value) is int and op in (">", "==", "!=")):
@@ -369,7 +410,7 @@ class _Generator:
         test = self.some(left.var, left.collection, left.body, scope)
         return f"(not {test})" if op == "==" else test
 
-    def some(self, var: str, coll, body, scope) -> str:
+    def some(self, var: str, coll: object, body: object, scope: dict[str, str]) -> str:
         """Whether `body` holds for some `var` in `coll`. When the body asks whether the
         element's attribute equals a value the element does not change, the value is looked
         for in the attributes, in C: `value in map(TABLE.__getitem__, coll)`."""
@@ -379,7 +420,7 @@ class _Generator:
         c = self.ex(coll, scope)
         if isinstance(body, m.Op) and body.op == "==":
             for mine, other in ((body.left, body.right), (body.right, body.left)):
-                if (isinstance(mine, m.AttrOf) and mine.obj == m.Ref(var, mine.obj.type)
+                if (isinstance(mine, m.AttrOf) and mine.obj == m.Ref(var, type_of(mine.obj))
                         and not mine.type.startswith("list:") and var not in _free(other)):
                     value = self.ex(other, scope)
                     return f"({value} in map(A{self.attr_ids[mine.attr]}.__getitem__, {c}))"
@@ -387,7 +428,7 @@ class _Generator:
         b = self.ex(body, {**scope, var: v})
         return f"any({b} for {v} in {c})"
 
-    def over_seats(self, var: str, coll, body, scope) -> list[str] | None:
+    def over_seats(self, var: str, coll: object, body: object, scope: dict[str, str]) -> list[str] | None:
         """A body over `seats`, written out once per seat, the seat a number: the player count
         is known, so the loop is not needed (up to UNROLL seats)."""
         if not (isinstance(coll, m.Ref) and coll.name == "seats" and "seats" not in scope
@@ -412,9 +453,9 @@ class _Generator:
             return f"env[{_ENV_NAMES[name]}]"
         raise CodegenError(f"no local for a name in scope (#{len(name)})")
 
-    def call(self, fn: str, arg, scope) -> str:
+    def call(self, fn: str, arg: object, scope: dict[str, str]) -> str:
         x = self.ex(arg, scope)
-        t = arg.type
+        t = type_of(arg)
         simple = x.isidentifier()
         if fn in ("team", "partner", "team_total"):
             return self.team_call(fn, x)
@@ -472,7 +513,7 @@ class _Generator:
         self.w.dedent()
         self.w.line("")
 
-    def expression_function(self, name: str, e, scope: dict | None = None) -> None:
+    def expression_function(self, name: str, e: object, scope: dict[str, str] | None = None) -> None:
         """A drop-in for the closure of `e`: `fn(env)`, the context names read from the env."""
         self.function(name, "env")
         self.reads = Reads()
@@ -499,12 +540,14 @@ class _Generator:
             self.play_actions(play, distinct)
 
     def window(self, name: str, step: CStep) -> list[Reads]:
-        """`fn(env, seat, parts)`: the window's actions for `seat`, each play's share kept in
-        `parts` (None: to compute). A share is NO_CARD when the hand holds no card the play may
-        take, NO_MATE when it holds no card that may go with one: only a card of such a face
-        coming into the hand can change it. Returns what each play reads."""
+        """`fn(env, seat, parts, live)`: the window's actions for `seat`, each play's share kept
+        in `parts` (None: to compute), and the seat added to `live[k]` when share k is a list
+        (a change of what it reads at any seat drops it). A share is NO_CARD when the hand
+        holds no card the play may take, NO_MATE when it holds no card that may go with one:
+        only a card of such a face coming into the hand can change it. Returns what each play
+        reads."""
         w = self.w
-        self.function(name, "env, seat, parts")
+        self.function(name, "env, seat, parts, live")
         w.line(f"env[{SELF}] = seat")
         w.line("out = []")
         reads = []
@@ -519,6 +562,8 @@ class _Generator:
             w.line("part = NO_CARD")
             self.play_actions(play, {}, share=True)
             w.line(f"parts[{k}] = part")
+            w.line("if part.__class__ is list:")
+            w.line(f"    live[{k}].add(seat)")
             w.dedent()
             w.line("if part:")
             w.line("    out += part")
@@ -539,9 +584,12 @@ class _Generator:
         scope = {"self": "seat"}
         self.reads.hand.add(play.card_zone)
         hand = f"hand{play.card_zone}"
-        w.line(f"{hand} = zones[{play.card_zone}][seat]")
-        w.line(f"if {hand}:")
-        w.indent()
+        opened = 0
+        if share:  # a share of the window: an empty hand is NO_CARD
+            w.line(f"{hand} = zones[{play.card_zone}][seat]")
+            w.line(f"if {hand}:")
+            w.indent()
+            opened = 1
         d = f"d{play.card_zone}" if share else distinct.get(play.card_zone)
         if d is None or share:  # a hand's distinct faces, once for all the plays from it
             if share:
@@ -550,15 +598,19 @@ class _Generator:
             else:
                 d = distinct[play.card_zone] = self.fresh("faces")
             w.line(f"{d} = {{}}")
-            w.line(f"for c in {hand}:")
+            w.line(f"for c in {hand if share else f'zones[{play.card_zone}][seat]'}:")
             w.line("    f = FACE_OF[c]")
             w.line(f"    if f not in {d}:")
             w.line(f"        {d}[f] = c")
             if share:
                 w.dedent()
-        opened = 1
         faces = None
-        if play.faces is not None:
+        single = _literal(next(iter(play.faces))) if play.faces is not None and len(play.faces) == 1 else None
+        if single is not None:  # a card of one face: looked up, not looked for
+            w.line(f"if {single} in {d}:")
+            w.indent()
+            opened += 1
+        elif play.faces is not None:
             faces = f"F{play.index}"
             w.line(f"if not {faces}.isdisjoint({d}):")
             w.indent()
@@ -588,14 +640,26 @@ class _Generator:
             targets = f"({self.ex(model.dest_seat, scope)},)"
         else:
             targets = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
-        join = self.equality_join(play, {"self", "card", *named}) if play.choose is None else None
+        # (P, C), then (P, C, the kept index's name) or, once indexed, (the index's local, C)
+        join: tuple[object, ...] | None = (self.equality_join(play, {"self", "card", *named})
+                                           if play.choose is None else None)
         index = None
         if join is not None and play.index in self.kept_index:  # the match loop keeps it: `ix<play>`
             join = (*join, f"ix{play.index}")
         elif join is not None:
             index = self.fresh("index")
             w.line(f"{index} = None")
-        w.line(f"for face, card in {d}.items():")
+        if (play.choose is None and play.mate is None and targets == "SEATS" and self.c.players <= UNROLL
+                and (join is None or len(join) == 3)):
+            self.pre = self.pre_targets(play, dest, join, scope)
+        candidates = None  # the cards that may be a mate, by their card-only conditions: once, not per card
+        if play.mate is not None and play.index in self.mate_sets:
+            candidates = self.fresh("mates")
+            w.line(f"{candidates} = [c for c in zones[{play.mate.zone}][seat] if FACE_OF[c] in M{play.index}]")
+        if single is not None:
+            w.line(f"for face, card in (({single}, {d}[{single}]),):")
+        else:
+            w.line(f"for face, card in {d}.items():")
         w.indent()
         if faces is not None:
             w.line(f"if face not in {faces}:")
@@ -613,7 +677,7 @@ class _Generator:
             self.reads.hand.add(mate_zone)
             mates, mate = self.fresh("mates"), self.fresh("mate")
             w.line(f"{mates} = {{}}")
-            w.line(f"for c in zones[{mate_zone}][seat]:")
+            w.line(f"for c in {candidates or f'zones[{mate_zone}][seat]'}:")
             w.line("    if c != card:")
             w.line("        f = FACE_OF[c]")
             w.line(f"        if f not in {mates}:")
@@ -621,6 +685,7 @@ class _Generator:
             w.line(f"for mate_face, {mate} in {mates}.items():")
             w.indent()
             depth += 1
+            assert model.mate is not None  # compiled from it
             scope = {**scope, model.mate.name: mate}
             if model.mate.where is not None:
                 w.line(f"if not {self.ex(model.mate.where, scope)}:")
@@ -631,16 +696,19 @@ class _Generator:
             self.chosen_actions(play, P, key, dest, scope)
         else:
             if join is not None and len(join) == 2:
+                assert index is not None  # set for a join the match loop does not keep
                 self.pile_index(index, join[0], dest, targets, scope)
             self.target_actions(play, P, key, dest, targets, scope, {"self", "card", *named},
                                 None if join is None else (index, join[1]) if len(join) == 2 else join)
         for _ in range(depth + opened):
             w.dedent()
         self.memo = memo
+        self.pre = None
 
     def mate_faces(self, play: CPlay) -> str | None:
         """`M<play>`, the faces that the mate's card-only conditions keep, written once at the
         module's top; None when no condition reads the mate alone."""
+        assert play.model.mate is not None  # asked of plays with a mate
         where, name = play.model.mate.where, play.model.mate.name
         if where is None:
             return None
@@ -650,9 +718,10 @@ class _Generator:
         c = self.fresh("c")
         test = " and ".join(self.ex(e, {name: c}) for e in static)
         self.top.append(f"M{play.index} = frozenset(f for f, {c} in FIRST.items() if {test})")
+        self.mate_sets.add(play.index)
         return f"M{play.index}"
 
-    def dynamic_filter(self, play: CPlay):
+    def dynamic_filter(self, play: CPlay) -> object:
         """The part of the card filter that the faces set does not already decide: the same
         split `compile._face_filter` makes, so the same conjuncts are tested."""
         rest = [e for e in _conjuncts(play.model.card_filter) if not m.reads_only(e, {"card"})]
@@ -661,7 +730,7 @@ class _Generator:
             dynamic = m.Op("and", dynamic, e, "bool")
         return dynamic
 
-    def equality_join(self, play: CPlay, known: set[str]):
+    def equality_join(self, play: CPlay, known: set[str]) -> tuple[object, object] | None:
         """An `onto pile when P == C` where P reads the pile (and its zone) and C the card: the
         piles are indexed by P once, and each card looks up C, instead of testing every pile
         for every card. Returns (P, C) or None."""
@@ -670,12 +739,13 @@ class _Generator:
             return None
         for pile_side, card_side in ((cond.left, cond.right), (cond.right, cond.left)):
             if ("pile" in _free(pile_side) and _free(pile_side) <= {"pile", "target", "owner", "self"}
-                    and _free(card_side) <= known and not pile_side.type.startswith("list:")
-                    and pile_side.type not in ("zone", "zone:piles", "pile")):
+                    and _free(card_side) <= known and not type_of(pile_side).startswith("list:")
+                    and type_of(pile_side) not in ("zone", "zone:piles", "pile")):
                 return pile_side, card_side
         return None
 
-    def pile_index(self, index: str, pile_side, dest: str, targets: str | None, scope) -> None:
+    def pile_index(self, index: str, pile_side: object, dest: str, targets: str | None,
+                   scope: dict[str, str]) -> None:
         """Once per play and seat, lazily: for each target, its piles' indices by `pile_side`
         (a list by seat when the targets are every seat, else a dict)."""
         w = self.w
@@ -693,7 +763,7 @@ class _Generator:
         w.dedent()
         w.dedent()
 
-    def index_piles(self, pile_side, scope) -> None:
+    def index_piles(self, pile_side: object, scope: dict[str, str]) -> None:
         """`by_key`: the indices of `target`'s piles by their value of `pile_side`."""
         w = self.w
         w.line("for i, pile in enumerate(target):")
@@ -703,8 +773,36 @@ class _Generator:
         w.line("    else:")
         w.line("        by_key[key] = [i]")
 
-    def target_actions(self, play: CPlay, P: str, key: str, dest: str, targets: str | None, scope,
-                       known: set[str], join: tuple | None = None) -> None:
+    def pre_targets(self, play: CPlay, dest: str, join: tuple[object, ...] | None,
+                    scope: dict[str, str]) -> list[dict[str, str]]:
+        """Before the loop over the cards, for each target seat (written out): its new-pile
+        condition when it reads the target alone, and its kept pile index (the match loop's):
+        the same for every card, so worked out once."""
+        w, model = self.w, play.model
+        cond = model.new_pile.expr if play.new_pile is not None and model.new_pile is not None else None
+        pre: list[dict[str, str]] = []
+        for seat in range(self.c.players):
+            here: dict[str, str] = {}
+            local = {**scope, "target": f"{dest}[{seat}]", "owner": _literal(seat)}
+            if cond is not None and _free(cond) <= {"target", "owner", "self"}:
+                here["new"] = self.fresh("h")
+                w.line(f"{here['new']} = {self.ex(cond, local)}")
+            if join is not None:
+                pile_side, _, kept = join
+                here["index"] = index = self.fresh("h")
+                w.line(f"{index} = {kept}[{seat}]")
+                w.line(f"if {index} is None:")
+                w.indent()
+                w.line(f"target = {dest}[{seat}]")
+                w.line(f"by_key = {kept}[{seat}] = {{}}")
+                self.index_piles(pile_side, {**scope, "target": "target", "owner": _literal(seat), "pile": "pile"})
+                w.line(f"{index} = by_key")
+                w.dedent()
+            pre.append(here)
+        return pre
+
+    def target_actions(self, play: CPlay, P: str, key: str, dest: str, targets: str | None,
+                       scope: dict[str, str], known: set[str], join: tuple[object, ...] | None = None) -> None:
         """The actions of one card (and mate) at each target zone; the targets written out one
         by one when they are every seat and there are few."""
         w = self.w
@@ -713,6 +811,9 @@ class _Generator:
         elif targets == "SEATS" and self.c.players <= UNROLL:
             for seat in range(self.c.players):
                 self.target_block(play, P, key, f"{dest}[{seat}]", _literal(seat), True, scope, known, join)
+        elif targets == "(seat,)":  # the seat's own zone: one target
+            w.line("t = seat")
+            self.target_block(play, P, key, f"{dest}[t]", "t", True, scope, known, join)
         else:
             w.line(f"for t in {targets}:")
             w.indent()
@@ -722,29 +823,39 @@ class _Generator:
     def add(self, action: str) -> None:
         self.w.line(f"add({action})")
 
-    def target_block(self, play: CPlay, P: str, key: str, zone: str, t: str, seated: bool, scope,
-                     known: set[str], join: tuple | None) -> None:
+    def target_block(self, play: CPlay, P: str, key: str, zone: str, t: str, seated: bool,
+                     scope: dict[str, str], known: set[str], join: tuple[object, ...] | None) -> None:
         w = self.w
         memo = dict(self.memo)
         plain = play.new_pile is None and play.onto_pile is None
-        w.line(f"target = {zone}")
+        pre = self.pre[int(t)] if self.pre is not None and seated and t.isdigit() else {}
+        if not plain and not (pre and (play.new_pile is None or model_cond_done(play, pre)) and join is not None):
+            w.line(f"target = {zone}")
         scope = {**scope, "target": "target", "owner": t}
         model = play.model
         if plain:
             self.add(f"({P}, {key}, {t}, -1)")
-        if play.onto_pile is not None and seated:
+        if play.onto_pile is not None and seated and "index" not in pre:
+            assert model.onto_pile is not None  # compiled from it
             self.hoist([model.onto_pile.expr], {*known, "target", "owner"}, scope)
         if play.new_pile is not None:
+            assert model.new_pile is not None  # compiled from it
             cond = model.new_pile.expr
             if cond is None:
                 self.add(f"({P}, {key}, {t}, -1)")
+            elif "new" in pre:
+                w.line(f"if {pre['new']}:")
+                w.line(f"    add(({P}, {key}, {t}, -1))")
             else:
                 self.hoist_bodies([cond], {*known, "target", "owner"}, scope)
                 w.line(f"if {self.ex(cond, scope)}:")
                 w.indent()
                 self.add(f"({P}, {key}, {t}, -1)")
                 w.dedent()
-        if join is not None and len(join) == 3:  # the match loop's index, kept while the target does not change
+        if join is not None and "index" in pre:  # the kept index, looked up before the cards' loop
+            w.line(f"for i in {pre['index']}.get({self.ex(join[1], scope)}, ()):")
+            w.line(f"    add(({P}, {key}, {t}, i))")
+        elif join is not None and len(join) == 3:  # the match loop's index, kept while the target does not change
             pile_side, card_side, kept = join
             w.line(f"by_key = {kept}[{t}]")
             w.line("if by_key is None:")
@@ -759,6 +870,7 @@ class _Generator:
             w.line(f"for i in {index}[{t}].get({self.ex(card_side, scope)}, ()):")
             w.line(f"    add(({P}, {key}, {t}, i))")
         elif play.onto_pile is not None:
+            assert model.onto_pile is not None  # compiled from it
             cond = model.onto_pile.expr
             w.line("for i, pile in enumerate(target):")
             w.indent()
@@ -773,10 +885,11 @@ class _Generator:
             w.dedent()
         self.memo = memo
 
-    def chosen_actions(self, play: CPlay, P: str, key: str, dest: str, scope) -> None:
+    def chosen_actions(self, play: CPlay, P: str, key: str, dest: str, scope: dict[str, str]) -> None:
         w = self.w
-        kind, piles_zone, seats = play.choose.kind, play.choose.piles_zone, play.choose.seats
         choose = play.model.choose
+        assert play.choose is not None and choose is not None  # asked of plays that choose
+        kind, piles_zone, seats = play.choose.kind, play.choose.piles_zone, play.choose.seats
         scope = {**scope, "target": dest}
         seats_expr = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[seats]
         w.line(f"for t in {seats_expr}:")
@@ -819,12 +932,12 @@ class _Generator:
         w.line("merged = None")
         v = self.fresh()
         w.line(f"for {v} in piles:")
-        w.line(f"    if {v} is not receiving:")
-        w.line(f"        if {'True' if e.where is None else self.ex(e.where, {**scope, e.var: v})}:")
-        w.line("            if merged is None:")
-        w.line(f"                merged = [{v}]")
-        w.line("            else:")
-        w.line(f"                merged.append({v})")
+        where = "" if e.where is None else f" and {self.ex(e.where, {**scope, e.var: v})}"
+        w.line(f"    if {v} is not receiving{where}:")
+        w.line("        if merged is None:")
+        w.line(f"            merged = [{v}]")
+        w.line("        else:")
+        w.line(f"            merged.append({v})")
         w.line("if merged is not None:")
         w.line("    under = []")
         w.line("    for merging in merged:")
@@ -869,10 +982,11 @@ class _Generator:
         w.line(f"for {x} in cards:")
         w.line(f"    env[{FREE}] = {x}")
         dest = self.ex(e.dest, inner)
-        w.line(f"    {dest}.append([{x}] if {e.dest.type == 'zone:piles'} else {x})")
-        if e.source.type == "pile":
+        w.line(f"    {dest}.append([{x}] if {type_of(e.dest) == 'zone:piles'} else {x})")
+        if type_of(e.source) == "pile":
             w.line("if not src:")
             w.line("    _remove_pile(zones, PILE_ZONES, src)")
+        w.line("return cards  # for the match loop, which tells the caches what moved")
         self.end()
 
     def copier(self) -> None:
@@ -884,6 +998,87 @@ class _Generator:
         self.w.line("def copy_zones(zones):")
         self.w.line(f"    return [{', '.join(parts)}]")
         self.w.line("")
+
+    def start_round(self) -> None:
+        """`start_round(g)`: `Game._start_round` written out: the round's empty zones, its
+        state, and its setup, each `where` inlined (a card's test, in a loop over the cards)."""
+        c, w, model = self.c, self.w, self.model
+        n = c.players
+        empty = ", ".join("[" + ", ".join(["[]"] * n) + "]" if z.per_seat else "[]" for z in model.zones)
+        w.line("def start_round(g):")
+        w.indent()
+        w.line("st, env = g.state, g.env")
+        w.line(f"zones = st.zones = [{empty}]")
+        w.line(f"env[{ZONES}], env[{ROUND}], env[{TOTALS}] = zones, st.round, st.totals")
+        w.line(f"st.active = active = starter(env) % {n}")
+        w.line("st.step, st.round_plays, st.idle_turns, st.passed = 0, 0, 0, False")
+        w.line("st.direction, st.next_turns, st.window, st.final_turns = 1, [], None, -1")
+        w.line("st.silent.clear()")
+        w.line(f"env[{PASSES}], env[{PASSED}] = 0, False")
+        w.line(f"st.played = [-1] * {c.deck_size + 1}")
+        for k, (op, compiled) in enumerate(zip(model.setup, c.setup, strict=True)):
+            if isinstance(op, m.Shuffle):
+                w.line(f"deck = list(range({c.deck_size}))")
+                w.line("_shuffle(g.rng, deck)")
+                w.line(f"zones[{c.zone_index[op.zone]}] = deck")
+            elif isinstance(op, m.Let):
+                assert isinstance(compiled, CLet)  # compiled from it
+                w.line(f"st.values[{compiled.value}] = setup{k}(env)")
+            else:
+                assert isinstance(compiled, CMove)  # compiled from it
+                self.setup_take(op, compiled.count)
+        w.dedent()
+        w.line("")
+
+    def setup_take(self, op: m.Deal | m.Transfer, count: int | None) -> None:
+        """A `deal` (to each seat, from the starter on) or a `move` (from a shared zone, or from
+        each seat's to its own) as `Game._take` takes the cards: from the top down, up to
+        `count`, those its `where` keeps."""
+        c, w = self.c, self.w
+        zones = self.model.zones
+        source, dest = c.zone_index[op.source], c.zone_index[op.dest]
+        mine = isinstance(op, m.Transfer) and zones[source].per_seat
+        each = isinstance(op, m.Deal) or mine
+        w.line("for seat in ORDERS[active]:" if each else "seat = None")
+        if each:
+            w.indent()
+        w.line(f"env[{SELF}] = seat")
+        w.line(f"into = zones[{dest}][seat]" if zones[dest].per_seat else f"into = zones[{dest}]")
+        w.line(f"src = zones[{source}][seat]" if mine else f"src = zones[{source}]")
+        if op.where is None:
+            if count is None:
+                w.line("taken = src[::-1]")
+                w.line("src.clear()")
+            else:
+                w.line(f"taken = [src.pop() for _ in range(min({count}, len(src)))]")
+            w.line("into.extend(taken)")
+        elif count != 0:
+            memo = self.memo
+            self.memo = {}
+            scope = {"self": "seat", "card": "card"}
+            steady = not _reads_zone(op.where, op.source)  # the source shrinks as cards are taken
+            if steady:
+                self.hoist([op.where], {"self"}, scope)
+            keep = self.ex(op.where, scope)
+            if count is None and steady:  # every card it keeps: top first, the others stay in their order
+                w.line(f"taken = [card for card in reversed(src) if {keep}]")
+                w.line("if taken:")
+                w.line("    gone = set(taken)")
+                w.line("    src[:] = [card for card in src if card not in gone]")
+                w.line("    into.extend(taken)")
+            else:
+                w.line("taken = []")
+                w.line("for i in range(len(src) - 1, -1, -1):")
+                w.line("    card = src[i]")
+                w.line(f"    if {keep}:")
+                w.line("        taken.append(src.pop(i))")
+                if count is not None:
+                    w.line(f"        if len(taken) >= {count}:")
+                    w.line("            break")
+                w.line("into.extend(taken)")
+            self.memo = memo
+        if each:
+            w.dedent()
 
     def round_end(self, names: list[str]) -> list[Reads]:
         """`round_end(g, dirty)`: the first end-round condition that holds, testing only those
@@ -921,100 +1116,104 @@ class _Generator:
 
     # ------------------------------------------------------------ the match loop
 
-    def playout(self, window_reads: list[Reads] | None, round_end_reads: list[Reads], names: list[str]) -> None:
-        """`playout(g, choose, bound)`: a `FastGame` played to its end, `choose(actions)` making
-        every decision (a random bot's `rng.choice`), as `bots.play_out` plays it through
-        `FastGame.play`. The common path is written out for this ruleset: a play at a step of
-        the turn, outside a window and the final round, of one card without mate or chosen
-        target, its zones' caches invalidated zone by zone; then, straight on, the draws and
-        skipped steps after it, the turn's change and the next play step's actions. Anything
-        else (a pass, a window, the final round, a round's end, a compound play, a play step
-        with no action) goes through `FastGame.play` / `FastGame._advance`, from the state as
-        it stands (told the steps it already ran), so both paths make the same state, the same
+    def playout(self, window_reads: Sequence[Reads] | None, round_end_reads: Sequence[Reads],
+                names: list[str]) -> None:
+        """`playout(g, choose, bound, draw)`: a `FastGame` played to its end, `choose(actions)`
+        making every decision (a random bot's `rng.choice`, written out when `draw` is that
+        random source's `getrandbits`), as `bots.play_out` plays it through `FastGame.play`.
+        Written out for this ruleset: the decision (a pass in the response window, or a play
+        of one card, with or without mate or chosen target, at a step of the turn or in the
+        window), its zones' caches invalidated zone by zone; then
+        `FastGame._advance`, a loop over what comes next: the window's seats asked in turn
+        (each seat's answer kept), or a dispatch on the turn's step, each branch running
+        straight on through the draws, the skipped steps and the turn's change to the next
+        play step's actions. Anything rarer (a play of no card, a meld, a play that ends the
+        turn, a seat with no action, an effect step, the final round, the engine's budget near
+        its end) goes through `FastGame.play` / `FastGame._advance`, from the state as it
+        stands (told the steps it already ran), so both paths make the same state, the same
         decisions and the same errors."""
         c, w = self.c, self.w
         self.reads = Reads()  # what the loop's own copies of the generators read is no one's business
         steps = c.turn
-        shared = set()  # zones a window share reads: their changes go through `g._wrote`
+        shared = set()  # zones a window share reads: a draw into them tells which cards came
         for r in window_reads or ():
             shared |= r.zones | r.own | r.hand
-        readers = {z: [k for k, r in enumerate(round_end_reads) if z in r.zones or z in r.own or z in r.hand]
-                   for z in range(len(self.model.zones))}
 
-        self.kept_index = {}
-        for step in steps:
-            for p in step.plays if step.kind == "play" else ():
-                named = {p.model.mate.name} if p.model.mate else set()
-                join = self.equality_join(p, {"self", "card", *named}) if p.choose is None else None
-                if join is not None and m.names_read(join[0]) <= {"pile", "target", "owner"}:
-                    self.kept_index[p.index] = c.players if p.dest_seats else 1
+        self.kept_index = self.kept_pile_indices()
 
-        def wrote(zone: int, seat: str, cards: str, arrived: bool) -> None:
-            """`FastGame._wrote`, written out when no window share reads the zone; and the
-            kept pile indices of the zone forgotten. A line already written since the last
-            `wrote` of another block is not written again."""
-            if zone in shared:
-                w.line(f"g._wrote({zone}, {seat}, {cards}, {arrived})")
-            lines = [] if zone in shared else [f"dirty[{k}] = True" for k in readers[zone]]
-            for p, size in self.kept_index.items():
-                if c.plays[p].dest_zone == zone:
-                    lines.append(f"ix{p} = [None] * {size}" if seat in ("-1", "-2") else f"ix{p}[{seat}] = None")
-            depth = w.depth
-            for line in lines:
-                if (depth, line) not in self.written:
-                    w.line(line)
-                    self.written.add((depth, line))
+        plays = c.window.plays if c.window is not None else ()
+        self.caches = zone_caches(len(self.model.zones), window_reads or (), round_end_reads,
+                             [p.faces is None or (p.mate is not None and p.index not in self.mate_sets) for p in plays])
 
-        self.written: set = set()
-
-        self.names, self.wrote, self.shared = names, wrote, shared
+        self.written: set[tuple[int, str]] = set()  # (depth, line) of the `_wrote` lines written
+        self.names, self.shared = names, shared
         self.keep_answers = not any(r.counters for r in window_reads or ())
         # a play of no card, a meld, or one that may end the turn, goes through the engine
-        simple = [p for p in c.plays if p.mate is None and p.choose is None and p.value is None
-                  and p.meld is None and not _ends_turn(p)]
-        play_steps = [k for k, step in enumerate(steps) if step.kind == "play" and
-                      any(p in simple for p in step.plays)]
-        w.line("def playout(g, choose, bound):")
+        inline = [p for p in c.plays if p.value is None and p.meld is None and not _ends_turn(p)
+                  and not (p.choose is not None and p.dest_seats)]
+        in_turn = [p for p in inline if any(p in s.plays for s in steps if s.kind == "play")]
+        in_window = [p for p in inline if c.window is not None and p in c.window.plays]
+        repeats = tuple(k for k, s in enumerate(steps) if s.kind == "play" and s.repeat)
+        w.line("def playout(g, choose, bound, draw):")
         w.indent()
         w.line("st, env, dirty, answers = g.state, g.env, g._dirty, g._answers")
+        w.line("parts, live = g._parts, g._live")
         w.line("actions = g._actions")
         self.forget_kept()
         w.line("while not st.over:")
         w.indent()
-        w.line("action = choose(actions)")
+        w.line("if draw is None or not actions:")
+        w.line("    action = choose(actions)")
+        w.line("else:  # `random.Random.choice`, written out: the same draws")
+        w.line("    size = len(actions)")
+        w.line("    bits = size.bit_length()")
+        w.line("    r = draw(bits)")
+        w.line("    while r >= size:")
+        w.line("        r = draw(bits)")
+        w.line("    action = actions[r]")
         w.line("play = action[0]")
-        inline = " or ".join(f"play is P{p.index}" for p in simple) or "False"
-        rare = ["st.window is not None"] * (c.window is not None) + ["st.final_turns >= 0"] * (c.final is not None)
-        w.line(f"if {' or '.join(rare + [f'not ({inline})'])}:")
-        w.line("    g.play(action)")
-        w.line("    actions = g._actions")
+        first = "if"
+        if c.window is not None:
+            w.line("window = st.window")
+            w.line("if window is not None:")
+            w.indent()
+            w.line("if play is None:  # a pass: the next seat is asked")
+            w.line(f"    window[0] = (window[0] + st.direction) % {c.players}")
+            w.line("    window[1] += 1")
+            w.line("    zones = st.zones")
+            if in_window:
+                w.line(f"elif {' or '.join(f'play is P{p.index}' for p in in_window)}:")
+                w.indent()
+                w.line("seat = window[0]")
+                self.apply_decision(in_window)
+                w.line(f"window[0] = (seat + st.direction) % {c.players}")
+                w.line("window[1] = 0")
+                self.round_end_after_play(in_window=True)
+                w.dedent()
+            w.line("else:")
+            w.indent()
+            self.engine_plays()
+            w.dedent()
+            w.dedent()
+            first = "elif"
+        rare = ["st.final_turns >= 0"] * (c.final is not None) + [
+            f"not ({' or '.join(f'play is P{p.index}' for p in in_turn) or 'False'})"]
+        w.line(f"{first} {' or '.join(rare)}:")
         w.indent()
-        self.forget_kept()
+        self.engine_plays()
         w.dedent()
         w.line("else:")
         w.indent()
-        w.line("_, face, target_seat, pile_index = action")
         w.line("seat = st.active")
-        w.line("zones = st.zones")
-        for n, p in enumerate(simple):
-            w.line(f"{'if' if n == 0 else 'elif'} play is P{p.index}:")
-            w.indent()
-            self.apply_inline(p)
-            w.dedent()
-        w.line("st.plays += 1")
-        w.line("st.round_plays += 1")
-        w.line(f"st.idle_turns = env[{PASSES}] = 0")
-        if len(play_steps) > 1:
-            w.line("k = st.step")
-        for n, k in enumerate(play_steps):  # the step under way is one that holds the play
-            last = n == len(play_steps) - 1
-            if len(play_steps) > 1:
-                w.line("else:" if last else f"{'if' if n == 0 else 'elif'} k == {k}:")
-                w.indent()
-            self.after_play(steps, k)
-            if len(play_steps) > 1:
-                w.dedent()
+        self.apply_decision(in_turn)
+        if repeats:
+            w.line(f"if st.step not in {repeats!r}:  # `may play any of` stays on its step until a pass")
+            w.line("    st.step += 1")
+        else:
+            w.line("st.step += 1")
+        self.round_end_after_play(in_window=False)
         w.dedent()
+        self.advance_loop()
         w.line("if st.round_plays > bound:")
         w.line("    raise EngineError(*endless_round(g))")
         w.dedent()
@@ -1023,10 +1222,409 @@ class _Generator:
         w.line("")
         self.kept_index = {}
 
+    def kept_pile_indices(self) -> dict[int, int]:
+        """The turn's plays whose pile index the match loop keeps until their row changes (a
+        new pile's condition that reads the target alone): play -> how many targets."""
+        kept = {}
+        for step in self.c.turn:
+            for p in step.plays if step.kind == "play" else ():
+                named = {p.model.mate.name} if p.model.mate else set()
+                join = self.equality_join(p, {"self", "card", *named}) if p.choose is None else None
+                if join is not None and m.names_read(join[0]) <= {"pile", "target", "owner"}:
+                    kept[p.index] = self.c.players if p.dest_seats else 1
+        return kept
+
+    def write_stale(self, zone: int, seat: str, cards: str, arrived: bool) -> None:
+        """`FastGame._wrote`, written out for this zone: the end-round conditions that read
+        it flagged, the window shares that read it dropped (each seat's answer with them),
+        and the kept pile indices of the zone forgotten. A flag or an index already written
+        since the last `wrote` of another block is not written again."""
+        c, w = self.c, self.w
+        zone_readers, coarse, own, by_face, any_face = self.caches[zone]
+        lines = [f"dirty[{k}] = True" for k in zone_readers]
+        for p, size in self.kept_index.items():
+            if c.plays[p].dest_zone == zone:
+                lines.append(f"ix{p} = [None] * {size}" if seat in ("-1", "-2") else f"ix{p}[{seat}] = None")
+        depth = w.depth
+        for line in lines:
+            if (depth, line) not in self.written:
+                w.line(line)
+                self.written.add((depth, line))
+        for k in coarse:  # a share read at any seat: dropped at the seats where it is a list (`live`)
+            w.line(f"if live[{k}]:")
+            w.line(f"    for s in live[{k}]:")
+            w.line(f"        parts[s][{k}] = None")
+            w.line("        answers[s] = None")
+            w.line(f"    live[{k}].clear()")
+        faces = [k for k in by_face if cards != "None"]
+        dropped = [*own, *any_face, *(k for k in by_face if k not in faces)]
+        if not (dropped or faces):
+            return
+        every = seat in ("-1", "-2")
+        if every:
+            w.line("for s in SEATS:")
+            w.indent()
+        who = "s" if every else seat
+        w.line(f"ps = parts[{who}]")
+        for k in dropped:
+            w.line(f"ps[{k}] = None")
+        if dropped:
+            w.line(f"answers[{who}] = None")
+        if faces:  # a share that only cards of some faces change
+            card = cards[1:-2] if cards.startswith("(") and cards.endswith(",)") else None
+            if card is None:
+                w.line(f"for c in {cards}:")
+                w.indent()
+            if arrived:
+                w.line(f"for k, keep in WA{zone}.get(FACE_OF[{card or 'c'}], ()):")
+                w.line("    p = ps[k]")
+                w.line("    if p is not None and p is not keep:")
+            else:
+                w.line(f"for k in WL{zone}.get(FACE_OF[{card or 'c'}], ()):")
+                w.line("    p = ps[k]")
+                w.line("    if p is not None and p.__class__ is not Shallow:")
+            w.line("        ps[k] = None")
+            w.line(f"        answers[{who}] = None")
+            if card is None:
+                w.dedent()
+        if every:
+            w.dedent()
+
+    def engine_plays(self) -> None:
+        """A decision the match loop does not write out: `FastGame.play` makes it and advances."""
+        w = self.w
+        w.line("g.play(action)")
+        w.line("actions = g._actions")
+        self.forget_kept()
+        w.line("if st.round_plays > bound:")
+        w.line("    raise EngineError(*endless_round(g))")
+        w.line("continue")
+
+    def apply_decision(self, plays: list[CPlay]) -> None:
+        """`FastGame.play`'s move of `seat`'s card (and mate), one branch per play, and its count."""
+        w = self.w
+        w.line("_, face, target_seat, pile_index = action")
+        w.line("zones = st.zones")
+        for n, p in enumerate(plays):
+            w.line(f"{'if' if n == 0 else 'elif'} play is P{p.index}:")
+            w.indent()
+            self.apply_inline(p)
+            w.dedent()
+        w.line("st.plays += 1")
+        w.line("st.round_plays += 1")
+        w.line(f"st.idle_turns = env[{PASSES}] = 0")
+
+    def round_end_after_play(self, in_window: bool) -> None:
+        """`Game._played`'s end: the round may end (the match with it: the loop is over);
+        else, after a play of the turn, the window opens (the advance loop asks it); a window
+        over clears its silent seats."""
+        w = self.w
+        self.round_end_tests(self.names)
+        w.line("if reason is not None:")
+        w.indent()
+        w.line("g._end_round(reason)")
+        self.forget_kept()
+        w.line("if st.silent and st.window is None:")
+        w.line("    st.silent.clear()")
+        w.line("zones = st.zones")
+        w.line("if st.over:")
+        w.line("    actions = []")
+        w.line("    if st.round_plays > bound:")
+        w.line("        raise EngineError(*endless_round(g))")
+        w.line("    break")
+        w.dedent()
+        if not in_window and (self.c.window is not None or _silences(self.model)):
+            w.line("else:")
+            w.indent()
+            if self.model.window is not None:  # compiled to `c.window`
+                when = self.model.window.when
+                if when is not None:
+                    w.line(f"env[{SELF}] = st.active")
+                    w.line(f"if {self.ex(when, {})}:")
+                    w.line("    st.window = [st.active, 0]")
+                else:
+                    w.line("st.window = [st.active, 0]")
+            if _silences(self.model):
+                w.line("if st.silent and st.window is None:")
+                w.line("    st.silent.clear()")
+            w.dedent()
+
+    def longest_run(self) -> int:
+        """The most steps of the engine's budget one branch of the advance loop spends: a step,
+        and a window closed at once, for each step of the turn and the turn's change."""
+        return 2 * (len(self.c.turn) + 1)
+
+    def advance_loop(self) -> None:
+        """`FastGame._advance`, written out: until a seat must decide, the window's seats asked
+        in turn, or the turn's steps run from the one under way. `spent` is the number of the
+        step under way, as `_advance` counts its budget (a branch adds the steps it runs when
+        it goes on: `next_step`); near the budget's end, `_advance` itself takes over."""
+        c, w = self.c, self.w
+        w.line("spent = 1")
+        w.line("idle, seen = 0, None  # `_advance`'s passes with no decision, the state after their last cycle")
+        w.line("while True:")
+        w.indent()
+        if c.window is not None:
+            self.ask_window()
+        w.line("k = st.step")
+        steps = c.turn
+        for j in range(len(steps) + 1):
+            w.line(("if" if j == 0 else "elif") + f" k == {j}:" if j < len(steps) else "else:")
+            w.indent()
+            w.line("active = st.active")
+            self.written = set()
+            self.run_from(j)
+            w.dedent()
+        w.dedent()
+
+    def next_step(self, steps: int | str) -> None:
+        """On to the advance loop's next step, `steps` after the one `spent` numbers; near the
+        budget's end the engine takes over, to count it as it does."""
+        w = self.w
+        if steps:
+            w.line(f"spent += {steps}")
+        w.line(f"if spent > {step_budget(self.c) - self.longest_run()}:")
+        w.indent()
+        self.handover("spent - 1")
+        w.dedent()
+        w.line("continue")
+
+    def ask_window(self) -> None:
+        """The open window asks its seats in turn from the one asked now (`RINGS`: the seats
+        left to ask, by direction, seat and passes so far); a seat with nothing to play passes.
+        As `FastGame._advance` counts its budget: each pass a step, but none when no seat could
+        answer from the first ask (it closes at once). A silent seat's answer may be worked out
+        and kept: it is what the seat could play, whether or not it may."""
+        c, w = self.c, self.w
+        n = c.players
+        w.line("window = st.window")
+        w.line("if window is not None:")
+        w.indent()
+        w.line("silent = st.silent")
+        w.line("for passes, seat in enumerate(RINGS[st.direction][window[0]][window[1]], window[1]):")
+        w.indent()
+        self.answer("seat")
+        w.line("if answer and seat not in silent:")
+        w.line("    break")
+        w.dedent()
+        w.line("else:")
+        w.indent()
+        w.line("start = window[1]")
+        w.line("st.window = None  # a full round of passes closes it")
+        w.line("if silent:")
+        w.line("    silent.clear()")
+        w.line(f"idle = {n}")
+        if self.keep_answers:
+            self.next_step(f"1 if start == 0 else {n + 1} - start")
+        else:
+            self.next_step(f"{n + 1} - start")
+        w.dedent()
+        w.line("window[0], window[1] = seat, passes")
+        w.line("actions = [*answer, PASS]")
+        w.line("break")
+        w.dedent()
+
+    def answer(self, seat: str) -> None:
+        """`answer`: the window's actions of `seat` (no pass), kept until what they read changes."""
+        w = self.w
+        if not self.keep_answers:
+            assert self.c.window is not None  # written for rulesets with a window
+            w.line(f"answer = gen_window(env, {seat}, [None] * {len(self.c.window.plays)}, live)")
+            return
+        w.line(f"answer = answers[{seat}]")
+        w.line("if answer is None:")
+        w.line(f"    answer = answers[{seat}] = gen_window(env, {seat}, parts[{seat}], live)")
+
+    def handover(self, spent: str) -> None:
+        """Hand the rest of the advance to `FastGame._advance`, told the steps already spent:
+        it finds the next decision."""
+        self.w.line(f"g._advance({spent})")
+        self.w.line("actions = g._actions")
+        self.forget_kept()
+        self.w.line("break")
+
+    def forget_kept(self) -> None:
+        """The match loop's pile indices, empty: at its start, and after the engine's own code
+        ran (it may have changed any zone)."""
+        for p, size in self.kept_index.items():
+            self.w.line(f"ix{p} = [None] * {size}")
+
+    def run_from(self, j: int) -> None:
+        """A branch of the advance loop: from step `j` (the turn's change for j past the last),
+        straight on, to the next play step's actions (a decision: `break`), or to a window that
+        some seat may answer, a skipped play step or a round's end (the loop goes on), or to
+        what the engine does (`handover`). `extra`: the steps run since the one `spent` numbers."""
+        c, w = self.c, self.w
+        steps = c.turn
+        order = list(range(j, len(steps))) + [None] + list(range(0, j))
+        extra = 0
+        for n, k in enumerate(order):
+            if n:
+                extra += 1
+            if k is None:  # the turn is over: `Game._turn_over` before the final round
+                w.line("st.step = 0")
+                w.line(f"st.passed = env[{PASSED}] = False")
+                if self.model.final is not None:  # compiled to `c.final`
+                    w.line(f"if {self.ex(self.model.final.when, {})}:  # the final round's condition")
+                    w.indent()
+                    w.line("g._turn_over()  # it begins the final round, whose steps are the engine's")
+                    self.handover(_plus("spent", extra))
+                    w.dedent()
+                w.line(f"st.active = active = st.next_turns.pop(0) if st.next_turns else "
+                       f"(active + st.direction) % {c.players}")
+                continue
+            step, source = steps[k], self.model.turn[k]
+            if step.kind == "effect":  # the engine runs it
+                self.handover(_plus("spent", extra - 1))
+                return
+            if source.when is not None:
+                w.line(f"env[{SELF}] = active")
+                w.line(f"if not {self.ex(source.when, {})}:")
+                w.indent()
+                w.line(f"st.step = {k + 1}")
+                if step.kind == "play":
+                    self.next_step(extra + 1)
+                    w.dedent()
+                else:
+                    w.dedent()
+                    w.line("else:")
+                    w.indent()
+            if step.kind == "play":
+                w.line("seat = active")
+                self.generator_body(step)
+                w.line("actions = out")
+                w.line("if not actions:  # the seat passes (`or pass`), or cannot: the engine says which")
+                w.indent()
+                if step.or_pass:
+                    self.pass_step(k, extra)
+                else:
+                    self.handover(_plus("spent", extra - 1))
+                w.dedent()
+                if step.optional:
+                    w.line("actions.append(PASS)")
+                w.line("break")
+                return
+            assert isinstance(source, m.Draw)  # neither a play nor an effect step
+            self.draw_inline(step, source, k)
+            if source.when is not None:
+                w.dedent()
+            self.end_round_if_due(then=("spent = 1", "continue"))
+            if c.window is not None:
+                extra += self.window_after_step(extra)
+        raise CodegenError("a turn with no play step")  # `compile` gives every turn one
+
+    def end_round_if_due(self, then: tuple[str, ...] = ()) -> None:
+        """In the advance loop, after a step that is not a play: the round ends if one of its
+        conditions holds (the loop too, with the match), and the lines `then` follow."""
+        w = self.w
+        self.round_end_tests(self.names)
+        w.line("if reason is not None:")
+        w.indent()
+        w.line("g._end_round(reason)")
+        w.line("if st.over:")
+        w.line("    actions = []")
+        w.line("    break")
+        w.line("zones = st.zones")
+        self.forget_kept()
+        for line in then:
+            w.line(line)
+        w.dedent()
+
+    def pass_step(self, k: int, extra: int) -> None:
+        """`Game._pass_step` at play step `k`, for a seat with nothing to play, and
+        `FastGame._advance`'s count of such passes: after each whole cycle of seats, the state
+        must not be the one after the cycle before (`progress.idle_state`)."""
+        c, w = self.c, self.w
+        w.line(f"st.idle_turns = env[{PASSES}] = st.idle_turns + 1")
+        w.line(f"st.passed = env[{PASSED}] = True")
+        w.line(f"st.step = {k + 1}")
+        self.end_round_if_due()
+        if self.model.window is not None:  # compiled to `c.window`
+            w.line("else:")
+            w.indent()
+            when = self.model.window.when
+            if when is not None:
+                w.line(f"env[{SELF}] = active")
+                w.line(f"if {self.ex(when, {})}:")
+                w.line("    st.window = [active, 0]")
+            else:
+                w.line("st.window = [active, 0]")
+            w.dedent()
+        w.line("idle += 1")
+        w.line(f"if idle % {c.players} == 0:  # progress.py: the same state after a whole cycle repeats for ever")
+        w.line("    now = idle_state(g, copy_zones)")
+        w.line("    if now is not None and now == seen:")
+        w.line("        raise EngineError(*idle_round(g))")
+        w.line("    seen = now")
+        self.next_step(extra + 1)
+
+    def window_after_step(self, extra: int) -> int:
+        """In the advance loop, after a step: `Game._open_window`, and the window asks the
+        active seat first, then the others in turn: the first that may answer decides (the
+        loop is over); when none may, the window closes at once, a step of the budget, and the
+        branch goes on straight. Returns the steps that adds for sure (1 when the window always
+        opens, else 0: `spent` counts it)."""
+        w, n = self.w, self.c.players
+        assert self.model.window is not None  # written for rulesets with a window
+        when = self.model.window.when
+        if when is not None:
+            w.line(f"env[{SELF}] = active")
+            w.line(f"if {self.ex(when, {})}:")
+            w.indent()
+        if not self.keep_answers:
+            w.line("st.window = [active, 0]")
+            self.next_step(extra + 1)
+            if when is not None:
+                w.dedent()
+            return 0
+        w.line("silent = st.silent")
+        w.line("for passes, seat in enumerate(RINGS[st.direction][active][0]):")
+        w.indent()
+        self.answer("seat")
+        w.line("if answer and seat not in silent:")
+        w.indent()
+        w.line("st.window = [seat, passes]")
+        w.line("actions = [*answer, PASS]")
+        w.line("break")
+        w.dedent()
+        w.dedent()
+        w.line("else:  # no seat can answer: the window closes at once")
+        w.indent()
+        w.line("passes = -1")
+        w.line("if silent:")
+        w.line("    silent.clear()")
+        w.line(f"idle = {n}")
+        if when is not None:
+            w.line("spent += 1")
+        w.dedent()
+        w.line("if passes >= 0:")
+        w.line("    break")
+        if when is not None:
+            w.dedent()
+            return 0
+        return 1
+
     def apply_inline(self, p: CPlay) -> None:
-        """`FastGame.play`'s move of a one-card play, written out for play `p`."""
-        w, wrote = self.w, self.wrote
+        """`FastGame.play`'s move of play `p`, written out: its card (and mate), to its
+        destination or the chosen target, and its effects."""
+        w, wrote = self.w, self.write_stale
         self.written = set()
+        # the play's context in the env, for the effects the engine runs (a merge is written out)
+        context = bool(p.effects) and not (p.choose is None and all(isinstance(e, m.Merge) for e in p.model.effects))
+        if p.mate is not None:
+            mate_zone = p.mate.zone
+            w.line("face, mate_face = face")
+            w.line(f"hand = zones[{mate_zone}][seat]")
+            w.line("for k, mate in enumerate(hand):")
+            w.line("    if FACE_OF[mate] == mate_face:")
+            w.line("        del hand[k]")
+            w.line("        break")
+            w.line("else:")
+            w.line("    g._take_face(hand, mate_face, seat)")
+            if context:
+                w.line(f"env[{MATE}] = mate")
+            w.line("st.played[mate] = seat")
+            wrote(mate_zone, "seat", "(mate,)", False)
         w.line(f"hand = zones[{p.card_zone}][seat]")
         w.line("for k, card in enumerate(hand):")
         w.line("    if FACE_OF[card] == face:")
@@ -1036,31 +1634,62 @@ class _Generator:
         w.line("    g._take_face(hand, face, seat)")
         w.line("st.played[card] = seat")
         wrote(p.card_zone, "seat", "(card,)", False)
-        w.line(f"zone = zones[{p.dest_zone}]" + ("[target_seat]" if p.dest_seats else ""))
-        w.line(f"env[{SELF}], env[{CARD}], env[{TARGET}], env[{OWNER}] = seat, card, zone, target_seat")
-        wrote(p.dest_zone, "target_seat" if p.dest_seats else "-2", "(card,)", True)
+        seated = bool(p.dest_seats) and p.choose is None
+        if p.choose is not None:
+            kind, piles_zone = p.choose.kind, p.choose.piles_zone
+            w.line(f"env[{CHOSEN}] = " + ("target_seat" if kind == "seat" else
+                                           f"zones[{piles_zone}][target_seat][pile_index]"))
+            w.line("target_seat = pile_index = -1")
+        w.line(f"zone = zones[{p.dest_zone}]" + ("[target_seat]" if seated else ""))
+        if context:
+            w.line(f"env[{SELF}], env[{CARD}], env[{TARGET}], env[{OWNER}] = seat, card, zone, target_seat")
+        else:
+            w.line(f"env[{SELF}] = seat")
+        cards = "(card,)" if p.mate is None else "(card, mate)"
+        wrote(p.dest_zone, "target_seat" if seated else "-2", cards, True)
         if p.new_pile is None and p.onto_pile is None:
-            w.line("zone.append(card)")
+            w.line("zone.append(card)" if p.mate is None else "zone.extend((card, mate))")
         else:
             w.line("if pile_index < 0:")
-            w.line("    pile = [card]")
+            w.line("    pile = [card]" if p.mate is None else "    pile = [card, mate]")
             w.line("    zone.append(pile)")
             w.line("else:")
             w.line("    pile = zone[pile_index]")
-            w.line("    pile.append(card)")
-            w.line(f"env[{PILE}] = pile")
+            w.line("    pile.append(card)" if p.mate is None else "    pile.extend((card, mate))")
+            if context:
+                w.line(f"env[{PILE}] = pile")
         if p.effects:
+            named = {**({p.model.choose.name: f"env[{CHOSEN}]"} if p.model.choose else {}),
+                     **({p.model.mate.name: f"env[{MATE}]"} if p.model.mate else {})}
+            rest: list[m.Effect] = []  # the effects whose changes are not told zone by zone here
             for k, effect in enumerate(p.model.effects):
-                if isinstance(effect, m.Merge):
+                if isinstance(effect, m.Merge) and p.choose is None:
                     local = {"self": "seat", "card": "card", "target": "zone", "owner": "target_seat"}
                     self.merge_body(effect, local if p.new_pile is None and p.onto_pile is None
                                     else {**local, "pile": "pile"})
+                    rest.append(effect)
+                elif (isinstance(effect, m.MoveCards) and isinstance(effect.source, m.ZoneRef)
+                      and isinstance(effect.dest, m.ZoneRef) and not self.model.zones[
+                          self.c.zone_index[effect.source.zone]].piles):
+                    ends = []  # (zone, seat) of the source, then of the destination; -2: any seat
+                    for end, seat_local in ((effect.source, "from_seat"), (effect.dest, "to_seat")):
+                        if not _seated_zone(end):
+                            ends.append((self.c.zone_index[end.zone], "-2"))
+                        else:
+                            w.line(f"{seat_local} = {self.ex(end.seat, named)}")
+                            ends.append((self.c.zone_index[end.zone], seat_local))
+                    w.line(f"moved = E{p.index}[{k}](env)")
+                    wrote(ends[0][0], ends[0][1], "moved", False)
+                    wrote(ends[1][0], ends[1][1], "moved", True)
+                    if effect.random:
+                        w.line("g._rng_state = None  # the random source was drawn on")
                 else:
                     w.line(f"E{p.index}[{k}](env)")
-            if all(isinstance(e, m.Merge) and _names_target(e.collection) for e in p.model.effects):
-                wrote(p.dest_zone, "target_seat" if p.dest_seats else "-2", "None", False)
+                    rest.append(effect)
+            if rest and all(isinstance(e, m.Merge) and _names_target(e.collection) for e in rest):
+                wrote(p.dest_zone, "target_seat" if seated else "-2", "None", False)
                 return
-            writes = effect_writes(self.c, p)
+            writes = effect_writes(self.c, p, rest)
             if writes is None:
                 w.line("g._forget()")
                 self.forget_kept()
@@ -1068,101 +1697,9 @@ class _Generator:
                 for z in writes:
                     wrote(z, "-2", "None", False)
 
-    def end_round_when_due(self) -> None:
-        """After a step of the match loop: the round's end tests, and when one holds, the round
-        ended and the rest handed over to the engine."""
-        w = self.w
-        self.round_end_tests(self.names)
-        w.line("if reason is not None:")
-        w.indent()
-        w.line("g._end_round(reason)")
-        self.handover(0)
-        w.dedent()
-
-    def handover(self, spent: int | str) -> None:
-        """Hand the rest of the advance to `FastGame._advance`, and go on to the next decision."""
-        self.w.line(f"g._advance({spent})")
-        self.w.line("actions = g._actions")
-        self.forget_kept()
-        self.w.line("continue")
-
-    def forget_kept(self) -> None:
-        """The match loop's pile indices, empty: at its start, and after the engine's own code
-        ran (it may have changed any zone)."""
-        for p, size in self.kept_index.items():
-            self.w.line(f"ix{p} = [None] * {size}")
-
-    def after_play(self, steps, k: int) -> None:
-        """From a play at play step `k` to the next decision: `Game.play`'s end, then
-        `Game._advance`'s steps written out in the order they come (the turn's last step is
-        followed by the next turn's first), up to the next play step."""
-        c, w = self.c, self.w
-        if not steps[k].repeat:
-            w.line(f"st.step = {k + 1}")
-        self.end_round_when_due()
-        if c.window is not None:
-            w.line("closed = 0  # windows opened and closed with no answer: steps of the engine's budget")
-            self.window_inline("closed")
-            w.line("if st.silent and st.window is None:")
-            w.line("    st.silent.clear()")
-        w.line("active = seat")
-        order = list(range(k + 1, len(steps))) + [None] + list(range(0, k + 1))
-        if steps[k].repeat:
-            order = [k]
-        for spent, j in enumerate(order):
-            if j is None:  # the turn is over
-                if c.final is None:  # `Game._turn_over` without a final round
-                    w.line("st.step = 0")
-                    w.line(f"st.passed = env[{PASSED}] = False")
-                    w.line(f"st.active = active = st.next_turns.pop(0) if st.next_turns else "
-                           f"(active + st.direction) % {c.players}")
-                    continue
-                # `Game._turn_over` before the final round: the final round begins, or the next turn
-                w.line("st.step = 0")
-                w.line(f"st.passed = env[{PASSED}] = False")
-                w.line("if final_when(env):")
-                w.indent()
-                w.line("g._turn_over()  # it begins the final round, whose steps are the engine's")
-                self.handover(self.spent(spent + 1))
-                w.dedent()
-                w.line(f"st.active = active = st.next_turns.pop(0) if st.next_turns else "
-                       f"(active + st.direction) % {c.players}")
-                continue
-            step, source = steps[j], self.model.turn[j]  # `zones` is the round's: a new round hands over
-            if step.kind == "effect":  # an effect step: the engine runs it, from step j on
-                self.handover(self.spent(spent))
-                return
-            if step.kind == "play":
-                if source.when is not None:
-                    w.line(f"env[{SELF}] = active")
-                    w.line(f"if not {self.ex(source.when, {})}:")
-                    w.indent()
-                    self.handover(self.spent(spent))
-                    w.dedent()
-                w.line("seat = active")
-                self.generator_body(step)
-                w.line("actions = out")
-                w.line("if not actions:")
-                w.indent()
-                self.handover(self.spent(spent))
-                w.dedent()
-                if step.optional:
-                    w.line("actions.append(PASS)")
-                return
-            if source.when is not None:
-                w.line(f"env[{SELF}] = active")
-                w.line(f"if not {self.ex(source.when, {})}:")
-                w.line(f"    st.step = {j + 1}")
-                w.line("else:")
-                w.indent()
-            self.draw_inline(step, source, j, spent)
-            if source.when is not None:
-                w.dedent()
-
-    def draw_inline(self, step: CStep, source, j: int, spent: int) -> None:
-        """`FastGame._advance`'s draw step `j`, its end-round test and its window."""
-        c, w, wrote = self.c, self.w, self.wrote
-        self.written = set()
+    def draw_inline(self, step: CStep, source: m.Draw, j: int) -> None:
+        """`FastGame._advance`'s draw step `j`."""
+        w, wrote = self.w, self.write_stale
         w.line(f"source = zones[{step.source}]")
         if m.names_read(source.count):
             w.line(f"env[{SELF}] = active")
@@ -1184,44 +1721,38 @@ class _Generator:
         wrote(step.dest, "active", "drawn", True)
         w.dedent()
         w.line(f"st.step = {j + 1}")
-        self.end_round_when_due()
-        if c.window is not None:
-            self.window_inline(self.spent(spent + 1))
 
-    def spent(self, steps: int) -> str:
-        """The steps of the engine's budget spent so far: `steps` written out, and the windows
-        that closed unanswered."""
-        return f"{steps} + closed" if self.c.window is not None else str(steps)
 
-    def window_inline(self, spent: str) -> None:
-        """After a completed step, `Game._open_window`; a window that opens is closed at once
-        when no seat may answer (`FastGame._advance` does the same, with the same kept
-        answers), else the engine takes over to ask the seats."""
-        w = self.w
-        w.line("g._open_window()")
-        w.line("if st.window is not None:")
-        w.indent()
-        if not self.keep_answers:
-            self.handover(spent)
-            w.dedent()
-            return
-        w.line("answered = False")
-        w.line("for s in SEATS:")
-        w.line("    if s not in st.silent:")
-        w.line("        answer = answers[s]")
-        w.line("        if answer is None:")
-        w.line("            answer = g._window_actions(s)")
-        w.line("        if answer:")
-        w.line("            answered = True")
-        w.line("            break")
-        w.line("if answered:")
-        w.indent()
-        self.handover(spent)
-        w.dedent()
-        w.line("st.window = None")
-        w.line("st.silent.clear()")
-        w.line("closed += 1")
-        w.dedent()
+def model_cond_done(play: CPlay, pre: dict[str, str]) -> bool:
+    """Whether the new-pile condition of `play` is worked out before the cards' loop."""
+    return play.model.new_pile is None or play.model.new_pile.expr is None or "new" in pre
+
+
+def _plus(name: str, n: int) -> str:
+    """`name + n` as short source."""
+    return name if n == 0 else f"{name} + {n}" if n > 0 else f"{name} - {-n}"
+
+
+def _seated_zone(e: m.ZoneRef) -> bool:
+    """Whether a move's end is a zone at a seat that reads no zone: its seat may be worked out
+    before the move and stays the same during it."""
+    return e.seat is not None and not any(isinstance(x, (m.ZoneRef, m.Call)) for x in m.walk(e.seat))
+
+
+def _reads_zone(e: object, zone: str) -> bool:
+    """Whether an expression reads the content of this zone (at any seat)."""
+    if isinstance(e, m.ZoneRef) and e.zone == zone:
+        return True
+    return any(_reads_zone(child, zone) for child in m.children(e))
+
+
+def _silences(model: m.Ruleset) -> bool:
+    """Whether some effect may keep a seat from answering in the window (`no answer`): else
+    no seat is ever silent."""
+    effects = [e for p in model.plays for e in p.effects]
+    effects += [s.effect for s in [*model.turn, *(model.final.steps if model.final else ())]
+                if isinstance(s, m.EffectStep)]
+    return any(isinstance(e.effect if isinstance(e, m.Guarded) else e, m.NoAnswer) for e in effects)
 
 
 def _ends_turn(play: CPlay) -> bool:
@@ -1229,9 +1760,10 @@ def _ends_turn(play: CPlay) -> bool:
     return any(isinstance(e.effect if isinstance(e, m.Guarded) else e, m.EndTurn) for e in play.model.effects)
 
 
-def _conjuncts(where) -> list:
+def _conjuncts(where: object) -> list[object]:
     """`a and b and c` as [a, b, c], in order."""
-    out, todo = [], [where]
+    out: list[object] = []
+    todo = [where]
     while todo:
         e = todo.pop()
         if isinstance(e, m.Op) and e.op == "and":
@@ -1244,39 +1776,54 @@ def _conjuncts(where) -> list:
 _CONSTANT_NAMES = frozenset({"seats", "players", "passes", "passed"})  # unchanged while a seat's actions are listed
 
 
-def _free(e) -> frozenset[str]:
+def _free(e: object) -> frozenset[str]:
     """The names an expression reads that some binder or context sets."""
     match e:
         case m.Ref(name=name):
             return frozenset() if name in _CONSTANT_NAMES else frozenset({name})
         case m.Each(var=var, collection=coll, body=body) | m.Quantifier(var=var, collection=coll, body=body):
             return _free(coll) | (_free(body) - {var})
-    out = frozenset()
-    for child in _children(e):
+    out: frozenset[str] = frozenset()
+    for child in m.children(e):
         out |= _free(child)
     return out
 
 
-def _children(e) -> tuple:
-    match e:
-        case m.ZoneRef(seat=seat):
-            return () if seat is None else (seat,)
-        case m.AttrOf(obj=obj):
-            return (obj,)
-        case m.Call(args=args) | m.Defined(args=args):
-            return tuple(args) if isinstance(e, m.Call) else (e.body,)
-        case m.Each(collection=coll, body=body) | m.Quantifier(collection=coll, body=body):
-            return (coll, body)
-        case m.Op(left=a, right=b):
-            return (a, b)
-        case m.Unary(operand=x):
-            return (x,)
-        case m.If(cond=cnd, then=a, otherwise=b):
-            return (cnd, a, b)
-    return ()
+def zone_caches(zones: int, window_reads: Sequence[Reads], round_end_reads: Sequence[Reads],
+                any_face: list[bool]) -> tuple[ZoneCache, ...]:
+    """Per zone, what a change of it makes stale: (the end-round conditions that read it, the
+    window shares that read it at any seat, those that read it at the seat asked, those that go
+    through it for some faces only, those that go through it for any face). `any_face`: per
+    window share, whether it goes through its hand for any face (no faces set)."""
+    out: list[ZoneCache] = []
+    for z in range(zones):
+        hand = [k for k, r in enumerate(window_reads) if z in r.hand and z not in r.own and z not in r.zones]
+        out.append((tuple(k for k, r in enumerate(round_end_reads) if z in r.zones or z in r.own or z in r.hand),
+                    tuple(k for k, r in enumerate(window_reads) if z in r.zones),
+                    tuple(k for k, r in enumerate(window_reads) if z in r.own and z not in r.zones),
+                    tuple(k for k in hand if not any_face[k]), tuple(k for k in hand if any_face[k])))
+    return tuple(out)
 
 
-def _faces_read(play: CPlay, ns: dict) -> tuple[frozenset, frozenset] | None:
+def face_tables(caches: tuple[ZoneCache, ...], window_faces: tuple[WindowFaces, ...]) -> list[FaceTable]:
+    """Per zone, {face: ((share, as a mate), ...)} for the shares that go through it for some
+    faces only: the shares a card of that face coming or going may change."""
+    tables: list[FaceTable] = []
+    for _, _, _, by_face, _ in caches:
+        table: dict[int, list[tuple[int, bool]]] = {}
+        for k in by_face:
+            faces = window_faces[k]
+            assert faces is not None  # a share goes through its hand for some faces only when it has them
+            cards, mates = faces
+            for f in cards:
+                table.setdefault(f, []).append((k, False))
+            for f in mates:
+                table.setdefault(f, []).append((k, True))
+        tables.append({f: tuple(ks) for f, ks in table.items()})
+    return tables
+
+
+def _faces_read(play: CPlay, ns: dict[str, Any]) -> WindowFaces:
     """The faces whose coming and going in the hand can change the play's share of the window:
     those its card may have, and those its mate may have; None when that is any face."""
     mates = ns.get(f"M{play.index}")
@@ -1285,12 +1832,16 @@ def _faces_read(play: CPlay, ns: dict) -> tuple[frozenset, frozenset] | None:
     return play.faces, mates or frozenset()
 
 
-def effect_writes(c: Compiled, play: CPlay | None, effects=None) -> tuple[int, ...] | None:
+def effect_writes(c: Compiled, play: CPlay | None,
+                  effects: Sequence[m.Effect] | None = None) -> tuple[int, ...] | None:
     """The zones (at any seat) that a play's effects (or these `effects`, of a turn step) may
-    change, or None when they may change any zone or draw on the random source (moves of cards
-    and piles)."""
+    change, or None when they may change any zone or draw on the random source (a move at
+    random, or one whose ends are not known zones or piles)."""
     zones: set[int] = set()
-    for e in play.model.effects if effects is None else effects:
+    if effects is None:
+        assert play is not None  # a play's own effects
+        effects = play.model.effects
+    for e in effects:
         e = e.effect if isinstance(e, m.Guarded) else e
         if isinstance(e, (m.SetValue, m.EndTurn)):  # a value, or the turn's step: no zone
             continue
@@ -1303,29 +1854,48 @@ def effect_writes(c: Compiled, play: CPlay | None, effects=None) -> tuple[int, .
             zones |= {c.zone_index[z] for z in e.zones}
         elif isinstance(e, m.PassZone):
             zones.add(c.zone_index[e.zone])
+        elif isinstance(e, (m.MoveCards, m.MovePile)) and not (isinstance(e, m.MoveCards) and e.random):
+            for end in (e.source, e.dest) if isinstance(e, m.MoveCards) else (e.pile, e.dest):
+                named = _end_zones(c, end, play)
+                if named is None:
+                    return None
+                zones |= named
         elif not isinstance(e, (m.Reverse, m.NextTurn, m.NoAnswer)):
             return None
     return tuple(sorted(zones))
 
 
-def _names_target(e) -> bool:
+def _end_zones(c: Compiled, end: object, play: CPlay | None) -> set[int] | None:
+    """The zones a move's end may be: a zone named, any zone of piles for a pile (a pile left
+    empty is taken out of its zone), the play's destination for `target`; None: unknown."""
+    if isinstance(end, m.ZoneRef):
+        return {c.zone_index[end.zone]}
+    if type_of(end) == "pile":
+        return {k for k, z in enumerate(c.model.zones) if z.piles}
+    if isinstance(end, m.Ref) and end.name == "target" and play is not None:
+        return {play.dest_zone}
+    return None
+
+
+def _names_target(e: object) -> bool:
     """Whether `e` is the play's target zone or its piles: a merge over it changes that zone at
     the target seat alone."""
-    return e == m.Ref("target", e.type) or (isinstance(e, m.Call) and e.function == "piles"
+    return e == m.Ref("target", type_of(e)) or (isinstance(e, m.Call) and e.function == "piles"
                                              and len(e.args) == 1 and _names_target(e.args[0]))
 
 
-def _zones_named(c: Compiled, e, play: CPlay) -> set[int] | None:
+def _zones_named(c: Compiled, e: object, play: CPlay | None) -> set[int] | None:
     """The zones an expression's value may belong to; None when it names a pile or a zone
     that could be any."""
     if isinstance(e, m.ZoneRef):
         return {c.zone_index[e.zone]}
     if isinstance(e, m.Ref):
         if e.name == "target":
+            assert play is not None  # only a play's effects name its target
             return {play.dest_zone}
         return None if e.type in ("pile", "zone", "zone:piles") else set()
     out: set[int] = set()
-    for child in _children(e):
+    for child in m.children(e):
         named = _zones_named(c, child, play)
         if named is None:
             return None
@@ -1333,12 +1903,49 @@ def _zones_named(c: Compiled, e, play: CPlay) -> set[int] | None:
     return out
 
 
-class Shallow(tuple):
+class Shallow(tuple[()]):
     """An empty window share that only a card coming into the seat's hand can change."""
+
+
+# A seat's share of one window play: its actions, an empty share (`Shallow`), or None: not known.
+Share: TypeAlias = list[Action] | Shallow | None
 
 
 NO_CARD = Shallow()  # the hand holds no card of a face the play takes
 NO_MATE = Shallow()  # it holds none that may go with one
+
+
+Rings: TypeAlias = tuple[tuple[tuple[int, ...], ...], ...]  # per seat, per passes: the seats left to ask
+
+
+def _rings(n: int) -> tuple[None, Rings, Rings]:
+    """`RINGS[direction][seat][passes]`: the seats a window asked at `seat` after `passes`
+    passes has left to ask, in turn (direction +1 at index 1, -1 at index -1)."""
+    def ring(step: int) -> Rings:
+        return tuple(tuple(tuple((seat + step * k) % n for k in range(n - passes)) for passes in range(n + 1))
+                     for seat in range(n))
+    return (None, ring(1), ring(-1))
+
+
+# CPython's private draws, not in typeshed: whether `_randbelow` is the one `_shuffle` writes out
+_PLAIN_DRAWS = (random.Random._randbelow  # type: ignore[attr-defined]
+                is random.Random._randbelow_with_getrandbits)  # type: ignore[attr-defined]
+
+
+def _shuffle(rng: random.Random, deck: list[int]) -> None:
+    """`rng.shuffle(deck)`, the very same draws, without a call per card: `Random.shuffle`
+    swaps each place i, from the last down to 1, with `_randbelow(i + 1)`, which for a plain
+    `Random` draws `getrandbits((i + 1).bit_length())` until the number is at most i."""
+    if type(rng) is not random.Random or not _PLAIN_DRAWS:
+        rng.shuffle(deck)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        bits = (i + 1).bit_length()
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 def _div(a: int, b: int) -> int:
@@ -1350,7 +1957,7 @@ def _mod(a: int, b: int) -> int:
     return a % b if b else 0
 
 
-def _best(pairs: list, none: int) -> int:
+def _best(pairs: list[tuple[int, int]], none: int) -> int:
     """The first element with the largest number, as (element, number) pairs; `none` of none."""
     found, top = none, None
     for x, v in pairs:
@@ -1365,7 +1972,7 @@ class _Module:
     function plays which role (steps by their place: the turn's, then the final round's)."""
 
     source: str
-    code: object
+    code: CodeType
     generate: tuple[tuple[int, str], ...]  # (step place, function) ; place -1: the window
     when: tuple[tuple[int, str], ...]
     count: tuple[tuple[int, str], ...]
@@ -1384,14 +1991,15 @@ def write(c: Compiled) -> _Module:
     generate_fns, when_fns, count_fns, step_fns = [], [], [], []
     window_reads = None
     sources = list(model.turn) + (list(model.final.steps) if model.final else [])
-    for k, (step, source) in enumerate(zip(_steps(c), sources, strict=True)):
+    for k, (step, source) in enumerate(zip(turn_steps(c), sources, strict=True)):
         if step.kind == "play":
             g.generator(f"gen{k}", step)
             generate_fns.append((k, f"gen{k}"))
-        elif step.kind == "effect":
+        elif isinstance(source, m.EffectStep):  # compiled to an "effect" step
             if g.effect_function(f"step{k}", source.effect, {}):
                 step_fns.append((k, f"step{k}"))
         else:
+            assert isinstance(source, m.Draw)  # what else a step is
             g.expression_function(f"count{k}", source.count)
             count_fns.append((k, f"count{k}"))
         if source.when is not None:
@@ -1402,10 +2010,11 @@ def write(c: Compiled) -> _Module:
         generate_fns.append((-1, "gen_window"))
     round_end_reads = g.round_end([f"R{k}" for k in range(len(c.round_ends))])
     g.playout(window_reads, round_end_reads, [f"R{k}" for k in range(len(c.round_ends))])
-    if c.final is not None:
+    if model.final is not None:  # compiled to `c.final`
         g.expression_function("final_when", model.final.when)
     g.expression_function("score", model.score.expr, {model.score.var: f"env[{c.score_slot}]"})
     g.copier()
+    g.start_round()
     setup_fns = []
     for k, op in enumerate(model.setup):
         if isinstance(op, m.Let):  # the value's `let`, as setup runs it
@@ -1430,8 +2039,8 @@ def write(c: Compiled) -> _Module:
         if value.per_match:
             g.expression_function(f"value{k}", value.init)
             value_fns.append((k, f"value{k}"))
-    source = _HEADER + "\n".join(g.top + [""] + g.w.lines)
-    return _Module(source, compile(source, "<cardrules generated>", "exec"), tuple(generate_fns),
+    text = _HEADER + "\n".join(g.top + [""] + g.w.lines)
+    return _Module(text, compile(text, "<cardrules generated>", "exec"), tuple(generate_fns),
                    tuple(when_fns), tuple(count_fns), tuple(effect_fns), tuple(setup_fns), window_reads,
                    tuple(round_end_reads), tuple(step_fns), tuple(value_fns))
 
@@ -1439,12 +2048,19 @@ def write(c: Compiled) -> _Module:
 _HEADER = "# Generated by cardrules.interpreter.codegen: its own identifiers and repr'd constants only.\n"
 
 
-def _steps(c: Compiled) -> list[CStep]:
+def step_budget(c: Compiled) -> int:
+    """`Game._budget`: the steps one advance may run with no decision before the round counts
+    as one that cannot end."""
+    longest = max(len(c.turn), len(c.final.steps) if c.final else 0)
+    return (longest + 1) * c.players * (c.deck_size + 2)
+
+
+def turn_steps(c: Compiled) -> list[CStep]:
     """The turn's steps, then the final round's."""
     return [*c.turn, *(c.final.steps if c.final else ())]
 
 
-def _namespace(c: Compiled) -> dict:
+def _namespace(c: Compiled) -> dict[str, Any]:  # a module's globals: tables, plays, functions; any value
     """What the module's names stand for, taken from this compiled ruleset: its attribute
     tables, its plays and their face sets, its end-round names."""
     none = c.deck_size
@@ -1452,12 +2068,16 @@ def _namespace(c: Compiled) -> dict:
     for card, face in enumerate(c.face_of):
         first.setdefault(face, card)
     ns = {"_remove_pile": _remove_pile, "PASS": PASS, "EngineError": EngineError, "endless_round": endless_round,
+          "_shuffle": _shuffle, "idle_state": idle_state, "idle_round": idle_round,
           "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "NO_CARD": NO_CARD,
-          "NO_MATE": NO_MATE, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod, "NONE": none,
+          "NO_MATE": NO_MATE, "Shallow": Shallow, "FIRST": first, "_prod": math.prod, "_div": _div, "_mod": _mod,
+          "NONE": none,
           "FACE_OF": c.face_of,
           "_top": lambda z: z[-1] if z else none, "_bottom": lambda z: z[0] if z else none, "_best": _best,
           "_meld_actions": meld_actions,
           "SEATS": tuple(range(c.players)),
+          "ORDERS": tuple(tuple((a + k) % c.players for k in range(c.players)) for a in range(c.players)),
+          "RINGS": _rings(c.players),
           "OTHERS": tuple(tuple(s for s in range(c.players) if s != seat) for seat in range(c.players))}
     ns.update(_team_namespace(c))
     ns.update({f"A{i}": table for i, table in enumerate(c.attributes.values())})
@@ -1468,7 +2088,7 @@ def _namespace(c: Compiled) -> dict:
     return ns
 
 
-def _team_namespace(c: Compiled) -> dict:
+def _team_namespace(c: Compiled) -> dict[str, object]:
     """The teams' tables the generated `team`, `partner` and `team_total` read."""
     return {"TEAM": c.team_of, "PARTNER": partner_of(c.team_of) if c.team_of else (), "_team_total": team_total}
 
@@ -1481,7 +2101,7 @@ def model_key(c: Compiled) -> str:
 
 
 _MODULES: dict[str, _Module] = {}  # model key -> module, written once per process
-_LOADED: dict[int, tuple[weakref.ref, Generated]] = {}  # id(compiled) -> its functions
+_LOADED: dict[int, tuple[weakref.ref[Compiled], Generated]] = {}  # id(compiled) -> its functions
 
 
 def generated(c: Compiled) -> Generated:
@@ -1496,21 +2116,28 @@ def generated(c: Compiled) -> Generated:
         module = _MODULES[key] = write(c)
     ns = _namespace(c)
     exec(module.code, ns)
-    steps = _steps(c)
+    steps = turn_steps(c)
     written = {(play, k): fn for play, k, fn in module.effects}
     at = {**{k: step for k, step in enumerate(steps)}, -1: c.window}
     effects = tuple(tuple(ns[written[(p.index, k)]] if (p.index, k) in written else closure
                           for k, closure in enumerate(p.effects)) for p in c.plays)
     ns.update({f"E{p.index}": effects[p.index] for p in c.plays})
+    window_faces = tuple(_faces_read(p, ns) for p in (c.window.plays if c.window else ()))
+    caches = zone_caches(len(c.model.zones), module.window_reads or (), module.round_end_reads,
+                         [f is None for f in window_faces])
+    for z, table in enumerate(face_tables(caches, window_faces)):  # what `wrote` in the match loop reads
+        ns[f"WL{z}"] = {f: tuple(dict.fromkeys(k for k, _ in ks)) for f, ks in table.items()}
+        ns[f"WA{z}"] = {f: tuple((k, NO_CARD if as_mate else NO_MATE) for k, as_mate in ks) for f, ks in table.items()}
     result = Generated(
-        source=module.source, playout=ns["playout"],
-        generate={id(at[k]): ns[fn] for k, fn in module.generate},
+        source=module.source, playout=ns["playout"], start_round=ns["start_round"],
+        generate={id(at[k]): ns[fn] for k, fn in module.generate if k >= 0},
+        window_generate=ns["gen_window"] if c.window is not None else None,
         round_end=ns["round_end"],
         when={id(at[k]): ns[fn] for k, fn in module.when},
         count={id(at[k]): ns[fn] for k, fn in module.count},
         final_when=ns.get("final_when"),
         score=ns["score"], until=ns["until"], starter=ns["starter"], copy_zones=ns["copy_zones"],
-        window_faces=tuple(_faces_read(p, ns) for p in (c.window.plays if c.window else ())),
+        window_faces=window_faces, zone_caches=caches,
         setup_where=tuple(ns[dict(module.setup)[k]] if k in dict(module.setup) else None
                           for k in range(len(c.setup))),
         effects=effects,

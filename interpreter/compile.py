@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias, cast
 
 from . import model as m
+from .dispatch import visit
 from .errors import EXIT_USAGE, CardrulesError
 from .melds import alike_attributes
 
@@ -405,65 +406,83 @@ class _Compiler:
             return lambda env: True
         return self.expr(c.expr, named)
 
-    def _effect(self, e, chosen: dict[str, int]) -> Fn:
-        if isinstance(e, m.Guarded):
-            effect, when = self._effect(e.effect, chosen), self.expr(e.when, chosen)
+    def _effect(self, e: m.Effect, chosen: dict[str, int]) -> Fn:
+        """The closure of one effect, by its class (`_effect_Swap` ...); an effect no method
+        compiles is an error, never compiled as another."""
+        fn: Fn = visit(self, "_effect_", e)(e, chosen)
+        return fn
 
-            def guarded(env):
-                if when(env):
-                    effect(env)
-            return guarded
-        if isinstance(e, m.SetValue):
-            k, value = self.value_index[e.name], self.expr(e.expr, chosen)
+    def _effect_Guarded(self, e: m.Guarded, chosen: dict[str, int]) -> Fn:
+        effect, when = self._effect(e.effect, chosen), self.expr(e.when, chosen)
 
-            def set_value(env):
-                env[STATE].values[k] = value(env)
-            return set_value
-        if isinstance(e, m.EndTurn):
-            def end_turn(env):
-                env[STATE].step = END_OF_TURN
-            return end_turn
-        if isinstance(e, m.Merge):
-            return self._merge(e)
-        if isinstance(e, m.MoveCards):
-            return self._move_cards(e, chosen)
-        if isinstance(e, m.MovePile):
-            pile, dest = self.expr(e.pile, chosen), self.expr(e.dest, chosen)
-            piles = self._pile_zones()
+        def guarded(env: Env) -> None:
+            if when(env):
+                effect(env)
+        return guarded
 
-            def move_pile(env):
-                moving = pile(env)
-                _remove_pile(env[ZONES], piles, moving)
-                dest(env).append(moving)
-            return move_pile
-        if isinstance(e, m.Reverse):
-            def reverse(env):
-                env[STATE].direction *= -1
-            return reverse
-        if isinstance(e, m.Swap):
-            zones = [self.zone_index[z] for z in e.zones]
-            one, other = self.expr(e.seat, chosen), self.expr(e.other, chosen)
+    def _effect_SetValue(self, e: m.SetValue, chosen: dict[str, int]) -> Fn:
+        k, value = self.value_index[e.name], self.expr(e.expr, chosen)
 
-            def swap(env):
-                a, b = one(env), other(env)
-                for z in zones:
-                    seats = env[ZONES][z]
-                    seats[a], seats[b] = seats[b], seats[a]
-            return swap
-        if isinstance(e, m.PassZone):
-            zone = self.zone_index[e.zone]
+        def set_value(env: Env) -> None:
+            env[STATE].values[k] = value(env)
+        return set_value
 
-            def pass_zone(env):
-                seats, step = env[ZONES][zone], env[STATE].direction
-                seats[:] = [seats[(s - step) % len(seats)] for s in range(len(seats))]
-            return pass_zone
+    def _effect_EndTurn(self, e: m.EndTurn, chosen: dict[str, int]) -> Fn:
+        def end_turn(env: Env) -> None:
+            env[STATE].step = END_OF_TURN
+        return end_turn
+
+    def _effect_Merge(self, e: m.Merge, chosen: dict[str, int]) -> Fn:
+        return self._merge(e)
+
+    def _effect_MoveCards(self, e: m.MoveCards, chosen: dict[str, int]) -> Fn:
+        return self._move_cards(e, chosen)
+
+    def _effect_MovePile(self, e: m.MovePile, chosen: dict[str, int]) -> Fn:
+        pile, dest = self.expr(e.pile, chosen), self.expr(e.dest, chosen)
+        piles = self._pile_zones()
+
+        def move_pile(env: Env) -> None:
+            moving = pile(env)
+            _remove_pile(env[ZONES], piles, moving)
+            dest(env).append(moving)
+        return move_pile
+
+    def _effect_Reverse(self, e: m.Reverse, chosen: dict[str, int]) -> Fn:
+        def reverse(env: Env) -> None:
+            env[STATE].direction *= -1
+        return reverse
+
+    def _effect_Swap(self, e: m.Swap, chosen: dict[str, int]) -> Fn:
+        zones = [self.zone_index[z] for z in e.zones]
+        one, other = self.expr(e.seat, chosen), self.expr(e.other, chosen)
+
+        def swap(env: Env) -> None:
+            a, b = one(env), other(env)
+            for z in zones:
+                seats = env[ZONES][z]
+                seats[a], seats[b] = seats[b], seats[a]
+        return swap
+
+    def _effect_PassZone(self, e: m.PassZone, chosen: dict[str, int]) -> Fn:
+        zone = self.zone_index[e.zone]
+
+        def pass_zone(env: Env) -> None:
+            seats, step = env[ZONES][zone], env[STATE].direction
+            seats[:] = [seats[(s - step) % len(seats)] for s in range(len(seats))]
+        return pass_zone
+
+    def _effect_NoAnswer(self, e: m.NoAnswer, chosen: dict[str, int]) -> Fn:
         seat = self.expr(e.seat, chosen)
-        if isinstance(e, m.NoAnswer):
-            def no_answer(env):
-                env[STATE].silent.add(seat(env))
-            return no_answer
 
-        def next_turn(env):
+        def no_answer(env: Env) -> None:
+            env[STATE].silent.add(seat(env))
+        return no_answer
+
+    def _effect_NextTurn(self, e: m.NextTurn, chosen: dict[str, int]) -> Fn:
+        seat = self.expr(e.seat, chosen)
+
+        def next_turn(env: Env) -> None:
             env[STATE].next_turns.append(seat(env))
         return next_turn
 

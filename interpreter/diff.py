@@ -324,7 +324,7 @@ def _merged(given: Iterable[m.Provenance]) -> m.Provenance:
     )
 
 
-def _setup_step(step: m.Shuffle | m.Deal | m.Transfer) -> str:
+def _setup_step(step: m.Shuffle | m.Deal | m.Transfer | m.Let) -> str:
     if isinstance(step, m.Shuffle):
         return f"shuffle deck into {step.zone}"
     if isinstance(step, m.Let):
@@ -334,7 +334,7 @@ def _setup_step(step: m.Shuffle | m.Deal | m.Transfer) -> str:
     return f"{verb} {count} from {step.source} to {step.dest}" + (f" where {unparse(step.where)}" if step.where else "")
 
 
-def _step(step: m.PlayStep | m.Draw) -> str:
+def _step(step: m.PlayStep | m.Draw | m.EffectStep) -> str:
     when = f" when {unparse(step.when)}" if step.when is not None else ""
     if isinstance(step, m.Draw):
         return f"draw {unparse(step.count)} from {step.source} to {step.dest}{when}"

@@ -8,8 +8,13 @@ once per process (`selfplay.compiled_here`), whatever the number of tasks it run
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
-from .selfplay import AHEAD, Chunk, Match, Table, compiled_here, in_order, play_chunk
+from .selfplay import AHEAD, Chunk, Played, Table, compiled_here, in_order, play_chunk
+
+if TYPE_CHECKING:
+    from ray import ObjectRef
+    from ray._private.worker import RemoteFunction1  # what ray.remote makes of a function of two arguments
 
 LOCAL = "local"  # `--ray local`: start Ray on this machine rather than join a cluster
 
@@ -18,18 +23,20 @@ class RayError(Exception):
     """Ray is not installed, or the cluster cannot be reached: the message says which."""
 
 
-def _ray():
+def _need_ray() -> None:
+    """Nothing when Ray is installed; else a RayError saying how to install it."""
     try:
-        import ray
+        import ray  # noqa: F401 - only asking whether it is there
     except ImportError:
         raise RayError("Ray is not installed; install the extra: pip install 'cardrules[ray]'") from None
-    return ray
 
 
 def connect(address: str) -> None:
     """Join the cluster at `address` ("auto": the one this machine belongs to), or start Ray on
     this machine (`LOCAL`); nothing when this process is connected already."""
-    ray = _ray()
+    _need_ray()
+    import ray
+
     if ray.is_initialized():
         return
     try:
@@ -38,25 +45,28 @@ def connect(address: str) -> None:
         raise RayError(f"cannot reach the Ray cluster at {address}: {e}") from None
 
 
-def _play(table: Table, chunk: Chunk) -> list[Match]:
+def _play(table: Table, chunk: Chunk[Played]) -> list[Played]:
     return play_chunk(compiled_here(table), chunk)
 
 
-def matches(table: Table, chunks: Iterable[Chunk], address: str) -> Iterator[Match]:
+def matches(table: Table, chunks: Iterable[Chunk[Played]], address: str) -> Iterator[Played]:
     """The chunks played as Ray tasks, yielded in match order; closing it cancels what is left."""
-    ray = _ray()
-    connect(address)
-    play = ray.remote(_play)
-    shared = ray.put(table)
-    ahead = AHEAD * max(1, int(ray.cluster_resources().get("CPU", 1)))
-    in_flight = set()
+    _need_ray()
+    import ray
 
-    def submit(chunk: Chunk):
+    connect(address)
+    play: RemoteFunction1[list[Played], Table, Chunk[Played]] = ray.remote(_play)
+    shared = ray.put(table)
+    cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]  # ray leaves it unannotated
+    ahead = AHEAD * max(1, int(cpus))
+    in_flight: set[ObjectRef[list[Played]]] = set()
+
+    def submit(chunk: Chunk[Played]) -> ObjectRef[list[Played]]:
         ref = play.remote(shared, chunk)
         in_flight.add(ref)
         return ref
 
-    def wait(ref) -> list[Match]:
+    def wait(ref: ObjectRef[list[Played]]) -> list[Played]:
         played = ray.get(ref)
         in_flight.discard(ref)
         return played

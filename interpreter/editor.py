@@ -24,8 +24,8 @@ from typing import TypeAlias
 from . import model as m
 from . import options
 from . import syntax as s
-from .check import CONTEXTS, FUNCTIONS, _show
 from .diagnostics import Diagnostic, RulesError, Sink, Span
+from .expressions import CONTEXTS, FUNCTIONS, show
 from .load import Loaded, check_selection
 from .parse import CLAUSE_KEYWORDS, MAX_TOKENS, parse
 
@@ -202,15 +202,13 @@ class Analysis:
         head = f"**{sym.kind}** `{sym.name}`"
         if sym.kind == "card":
             return head + "\n\n" + (self._card(sym.name) or self._code(c))
-        if sym.kind == "zone" and c is not None:
-            _, scope, visibility, layout = c.parts
+        if isinstance(c, s.Zone):
             seen = {"hidden": "hidden from every seat", "owner": "seen by its owner only", "public": "seen by all"}
-            text = (f"{'one per seat' if scope == 'per_seat' else 'shared'}, {seen[visibility]}, "
-                    f"holds {'piles' if layout == 'piles' else 'cards'}")
-            return f"{head}: {text}{self._provenance(c)}"
-        if sym.kind == "param" and c is not None:
-            _, default, low, high = c.parts
-            return f"{head}: default {default.value}, range {low.value}..{high.value}{self._provenance(c)}"
+            text = (f"{'one per seat' if c.scope == 'per_seat' else 'shared'}, {seen[c.visibility]}, "
+                    f"holds {'piles' if c.layout == 'piles' else 'cards'}")
+            return f"{head}: {text}{self.provenance(c)}"
+        if isinstance(c, s.Param):
+            return f"{head}: default {c.default.value}, range {c.low.value}..{c.high.value}{self.provenance(c)}"
         if sym.kind == "define":
             return f"{head}{self._define_type(sym.name)}\n\n{self._code(c)}"
         if sym.kind.startswith("value of "):
@@ -221,14 +219,14 @@ class Analysis:
         return f"```cardrules\n{self.source(c.span)}\n```" if c is not None else ""
 
     @staticmethod
-    def _provenance(c: s.Clause) -> str:
+    def provenance(c: s.Clause) -> str:
         return "".join(f"\n\n{p.kind}: {p.text}" for p in c.provs)
 
     def _define_type(self, name: str) -> str:
         for _, loaded in self.checked:
             d = next((d for d in loaded.model.defines if d.name == name), None)
             if d is not None:
-                return f": {_show(d.body.type)}"  # type: ignore[attr-defined]  # an expression; model types it object
+                return f": {show(d.body.type)}"  # type: ignore[attr-defined]  # an expression; model types it object
         return ""
 
     def _card(self, name: str) -> str:
@@ -295,7 +293,7 @@ class Analysis:
             out += named("zone")
         out += named("zone", "param", "value", "define", "attribute")
         scope = CONTEXTS.get(_SCOPES.get(kind, "GLOBAL"), {})
-        out += [(n, f"name: {_show(t)}") for n, t in scope.items()]
+        out += [(n, f"name: {show(t)}") for n, t in scope.items()]
         clause = self._clause_at(line, column)
         if clause is not None:
             out += [(x.name, "bound here") for x in self.occurrences
@@ -340,30 +338,36 @@ def _inside(inner: Span, outer: Span) -> bool:
         (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)
 
 
+def _name(c: s.Clause) -> s.Ident | None:
+    """The name a clause gives to what it defines (`play NAME`, `card NAME`), if it has one."""
+    name = getattr(c, "name", None)
+    return name if isinstance(name, s.Ident) else None
+
+
 def _keyword_span(c: s.Clause) -> Span:
     return Span(c.span.line, c.span.column, c.span.line, c.span.column + len(c.kind.split("_")[0]))
 
 
 def _outline(c: s.Clause) -> Outline:
-    name = c.parts[0] if c.parts and isinstance(c.parts[0], s.Ident) else None
+    name = c.seat if isinstance(c, s.Score) else _name(c)  # `score s = ...` shows its seat
     kind = KINDS.get(c.kind, c.kind)
-    label = f"{kind} {name.text}" if name else (f'game "{c.parts[0]}"' if c.kind == "game" else kind)
-    if c.kind == "for":
-        label = "for edition " + ", ".join(i.text for i in c.parts[0])
+    label = f"{kind} {name.text}" if name else (f'game "{c.title}"' if isinstance(c, s.Game) else kind)
+    if isinstance(c, s.For):
+        label = "for edition " + ", ".join(i.text for i in c.editions)
     children: list[Outline] = []
-    if c.kind == "enum_attribute":
-        children = [Outline(v.text, "value", v.span, v.span) for v, _ in c.parts[1]]
-    elif c.kind in ("edition", "variant", "for"):
+    if isinstance(c, s.EnumAttribute):
+        children = [Outline(v.name.text, "value", v.name.span, v.name.span) for v in c.values]
+    elif isinstance(c, (s.Edition, s.Variant, s.For)):
         for item in c.items:
-            if item.kind in ("replace", "extend", "add"):
-                inner = _outline(item.parts[0])
+            if isinstance(item, (s.Replace, s.Extend, s.Add)):
+                inner = _outline(item.clause)
                 children.append(Outline(f"{item.kind} {inner.name}", inner.kind, item.span, inner.name_span,
                                         inner.children))
-            elif item.kind == "for":
+            elif isinstance(item, s.For):
                 children.append(_outline(item))
-            elif item.kind == "remove":
-                what = item.parts[1].text if item.parts[1] is not None else ""
-                children.append(Outline(f"remove {item.parts[0]} {what}".strip(), "remove", item.span, item.span))
+            elif isinstance(item, s.Remove):
+                what = item.name.text if item.name is not None else ""
+                children.append(Outline(f"remove {item.what} {what}".strip(), "remove", item.span, item.span))
     return Outline(label, kind, c.span, name.span if name else _keyword_span(c), tuple(children))
 
 
@@ -460,22 +464,22 @@ def _index(a: Analysis) -> None:
         a.symbols.setdefault(ident.text, []).append(Symbol(ident.text, kind, ident.span, clause))
 
     def definitions(c: s.Clause) -> None:
-        kind = KINDS.get(c.kind)
-        if kind is not None:
-            define(c.parts[0], kind, c)
-        if c.kind == "enum_attribute":
-            for value, _ in c.parts[1]:
-                define(value, f"value of {c.parts[0].text}", c)
+        kind, name = KINDS.get(c.kind), _name(c)
+        if kind is not None and name is not None:
+            define(name, kind, c)
+        if isinstance(c, s.EnumAttribute):
+            for value in c.values:
+                define(value.name, f"value of {c.name.text}", c)
         for item in c.items:
-            if item.kind == "document":
-                define(item.parts[0], "document", item)
-            elif item.kind == "mark":
-                define(item.parts[0], "mark", item)
-            elif item.kind == "let":  # a named value, of setup or of the match
-                define(item.parts[0], "named value", item)
-            elif item.kind in ("replace", "extend", "add"):
-                definitions(item.parts[0])
-            elif item.kind == "for":
+            if isinstance(item, s.Document):
+                define(item.id, "document", item)
+            elif isinstance(item, s.Mark):
+                define(item.name, "mark", item)
+            elif isinstance(item, s.Let):  # a named value, of setup or of the match
+                define(item.name, "named value", item)
+            elif isinstance(item, (s.Replace, s.Extend, s.Add)):
+                definitions(item.clause)
+            elif isinstance(item, s.For):
                 definitions(item)
 
     for c in a.clauses:
@@ -489,14 +493,16 @@ def _index(a: Analysis) -> None:
 _ZONE = ("zone",)
 # what a bare name in an expression may name
 _EXPRESSION = ("zone", "param", "value", "attribute", "define", "named value")
-# clause or item kind -> {part: the kinds of the names written there}
-_PART_KINDS = {
-    "play_step": {0: ("play",)}, "window_plays": {0: ("play",)}, "requires": {0: ("edition",)},
-    "for": {0: ("edition",)}, "combines": {0: ("variant",)}, "card": {0: _ZONE}, "with": {1: _ZONE},
-    "to": {0: _ZONE}, "choose": {2: _ZONE}, "choose_value": {2: ("attribute",)}, "set_value": {0: ("named value",)},
-    "shuffle": {0: _ZONE}, "deal": {1: _ZONE, 2: _ZONE},
-    "move": {1: _ZONE, 2: _ZONE}, "draw": {1: _ZONE, 2: _ZONE}, "swap": {0: _ZONE}, "pass_zone": {0: _ZONE},
-    "each": {0: ("attribute",)}, "fixed": {0: ("attribute",), 1: ("value",)},
+# clause or item class -> {field: the kinds of the names written there}
+_PART_KINDS: dict[type[s.Clause], dict[str, tuple[str, ...]]] = {
+    s.PlayStep: {"plays": ("play",)}, s.WindowPlays: {"plays": ("play",)}, s.Requires: {"editions": ("edition",)},
+    s.For: {"editions": ("edition",)}, s.Combines: {"variants": ("variant",)}, s.CardFrom: {"zone": _ZONE},
+    s.With: {"zone": _ZONE}, s.To: {"zone": _ZONE}, s.Choose: {"zone": _ZONE},
+    s.ChooseValue: {"attribute": ("attribute",)}, s.SetValue: {"name": ("named value",)},
+    s.Shuffle: {"zone": _ZONE}, s.Deal: {"source": _ZONE, "dest": _ZONE},
+    s.Move: {"source": _ZONE, "dest": _ZONE}, s.Draw: {"source": _ZONE, "dest": _ZONE}, s.Swap: {"zones": _ZONE},
+    s.PassZone: {"zone": _ZONE}, s.Each: {"attribute": ("attribute",)},
+    s.Fixed: {"attribute": ("attribute",), "value": ("value",)},
 }
 _REMOVED = {"round_end": "round end", "final": "final round", "deck": "deck rule"}
 
@@ -518,22 +524,21 @@ def _place_kinds(node: object, kinds: dict[Span, tuple[str, ...]]) -> None:
             note(attr, ("attribute", "mark"))
         case s.ZoneOf(zone=zone):
             note(zone, _ZONE)
-        case s.Clause(kind="remove", parts=(what, ident)):
+        case s.Remove(what=what, name=ident):
             note(ident, (_REMOVED.get(what, what),))
-        case s.Clause(kind=kind, parts=parts):
-            for index, wanted in _PART_KINDS.get(kind, {}).items():
-                if index < len(parts):
-                    note(parts[index], wanted)
+        case s.Clause():
+            for name, wanted in _PART_KINDS.get(type(node), {}).items():
+                note(getattr(node, name), wanted)
     match node:
-        case s.Clause(parts=parts, items=items):
-            _place_kinds(parts, kinds)
-            _place_kinds(items, kinds)
+        case s.Clause():
+            for name in (*node.fields, "items"):
+                _place_kinds(getattr(node, name), kinds)
         case tuple() | list():
             for x in node:
                 _place_kinds(x, kinds)
         case _ if is_dataclass(node):
             for part in fields(node):
-                if part.name != "span":
+                if part.name not in ("span", "provs"):
                     _place_kinds(getattr(node, part.name), kinds)
 
 
@@ -555,35 +560,32 @@ def _names(node: object, bound: dict[str, Span], out: list[Occurrence]) -> None:
                 _names(x, bound, out)
         case _ if is_dataclass(node):
             for f in fields(node):
-                if f.name != "span":
+                if f.name not in ("span", "provs"):
                     _names(getattr(node, f.name), bound, out)
 
 
+# the play items that name what they bind: the field holding the name
+_PLAY_BINDERS: dict[type[s.Clause], str] = {s.With: "name", s.Choose: "name", s.ChooseValue: "name", s.Merge: "var",
+                                            s.MoveCards: "var"}
+
+
 def _clause_names(c: s.Clause, bound: dict[str, Span], out: list[Occurrence]) -> None:
-    parts = c.parts
-    if c.kind in ("name", "language", "face"):  # a language's code, not a name of the ruleset
-        parts = parts[1:] if c.kind != "face" else parts[:1]
     binders: list[s.Ident] = []
-    if c.kind == "define":
-        binders = list(parts[1])
-        _names(parts[0], bound, out)
-        parts = parts[2:]
-    elif c.kind == "score":
-        binders = [parts[0]]
-        parts = parts[1:]
-    elif c.kind == "play":
+    if isinstance(c, s.Define):
+        binders = list(c.params)
+    elif isinstance(c, s.Score):
+        binders = [c.seat]
+    elif isinstance(c, s.Play):
         for item in c.items:
-            binder = {"with": 0, "choose": 1, "choose_value": 1, "merge": 0, "move_cards": 2}.get(item.kind)
-            if binder is not None and isinstance(item.parts[binder], s.Ident):
-                binders.append(item.parts[binder])
+            ident = getattr(item, _PLAY_BINDERS.get(type(item), ""), None)
+            if isinstance(ident, s.Ident):
+                binders.append(ident)
     inner = {**bound, **{b.text: b.span for b in binders}}
-    for b in binders:
-        if c.kind in ("define", "score"):
-            out.append(Occurrence(b.text, b.span, b.span))
-    if c.kind == "play":
-        _names(parts, bound, out)
-        for item in c.items:
-            _names(item, inner, out)
-        return
-    _names(parts, inner, out)
+    for name in c.fields:
+        if name == "language" and isinstance(c, (s.Label, s.Language, s.Face)):
+            continue  # a language's code, not a name of the ruleset
+        if (name, type(c)) in (("params", s.Define), ("seat", s.Score)):
+            out.extend(Occurrence(b.text, b.span, b.span) for b in binders)
+        else:
+            _names(getattr(c, name), bound if isinstance(c, (s.Play, s.Define)) and name == "name" else inner, out)
     _names(c.items, inner, out)

@@ -17,7 +17,7 @@ import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias, cast
+from typing import Any, Self, TypeAlias, cast
 
 from . import model as m
 from .compile import (
@@ -190,7 +190,7 @@ class Game:
             self._advance()
 
     @classmethod
-    def resume(cls, compiled: Compiled, state: State, seed: int) -> Game:
+    def resume(cls, compiled: Compiled, state: State, seed: int) -> Self:
         """A match going on from `state` (taken as it is, not copied), its chance drawn from
         `seed`: the worlds a bot samples and searches."""
         game = cls(compiled, seed, deal=False)

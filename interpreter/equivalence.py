@@ -59,7 +59,8 @@ def compare(compiled: Compiled, positions: int, seed: int = 0, max_matches: int 
     return Compared(matches, done)
 
 
-def _final(game: Game) -> tuple:
+def _final(game: Game) -> tuple[object, ...]:
+    """A snapshot of the whole final state, only compared for equality."""
     st = game.state
     return (st.zones, st.totals, st.round, st.active, st.step, st.over, st.plays, st.round_plays, st.idle_turns,
             st.passed, st.direction, st.next_turns, st.window, st.final_turns, st.results, st.silent,

@@ -173,7 +173,7 @@ def _kind(k: m.CardKind) -> Json:
             "provenance": _provenance(k.provenance)}
 
 
-def _setup_step(step: m.Shuffle | m.Deal | m.Transfer) -> Json:
+def _setup_step(step: m.Shuffle | m.Deal | m.Transfer | m.Let) -> Json:
     if isinstance(step, m.Shuffle):
         return {"step": "shuffle", "zone": step.zone, "provenance": _provenance(step.provenance)}
     if isinstance(step, m.Let):
@@ -250,7 +250,7 @@ def _window(w: m.Window | None) -> Json | None:
                                    "provenance": _provenance(w.provenance)}
 
 
-def _turn_step(step: m.PlayStep | m.Draw) -> Json:
+def _turn_step(step: m.PlayStep | m.Draw | m.EffectStep) -> Json:
     if isinstance(step, m.PlayStep):
         return {"step": "play", "plays": list(step.plays), "or_pass": step.or_pass, "optional": step.optional,
                 "repeat": step.repeat, "when": expression(step.when), "provenance": _provenance(step.provenance)}

@@ -8,19 +8,39 @@ the two equal move by move. What it adds:
 - each seat's response-window answer is kept until a zone its plays read changes (the
   generator knows which zones those are); a window where no seat can answer closes at once;
 - an end-round condition is tested again only after a zone it reads has changed;
+- `play_random`, the whole match played by the generated match loop (`codegen`'s `playout`);
 - `clone()`, a copy of the match for search, that shares nothing that changes.
 
-Every change to a zone goes through `_wrote` (a play's card, its destination, a draw) or
-forgets everything (an effect, a new round, a position set by hand).
+Every change to a zone goes through `_wrote` (a play's card, its destination, a draw, the zones
+an effect names) or forgets everything (an effect that may change any zone, a new round, a
+position set by hand); the match loop writes `_wrote` out for each zone it changes. `_live`
+lists, per window play, the seats whose share of it is a list: a change of a zone that play
+reads at any seat drops the share there only.
 """
 from __future__ import annotations
 
 import random
 import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, TypeAlias
 
 from . import codegen
-from .codegen import NO_CARD, NO_MATE, Shallow
+from . import model as m
+from .codegen import (
+    NO_CARD,
+    NO_MATE,
+    CopyZones,
+    FaceTable,
+    Playout,
+    RoundEnd,
+    Shallow,
+    Share,
+    StartRound,
+    StepActions,
+    WindowActions,
+    turn_steps,
+)
 from .compile import (
     CARD,
     CHOICE,
@@ -38,23 +58,36 @@ from .compile import (
     CLet,
     CMove,
     Compiled,
+    CPlay,
+    CStep,
+    Fn,
 )
-from .engine import PASS, EngineError, Game, State
+from .engine import PASS, Action, EngineError, Game, State
 from .progress import idle_round, idle_state
 
 _ALL = -2  # `_wrote`'s seat for "every seat's part of the zone"
+
+# A step's parts, unpacked once: (is play, when, generate, optional, or pass, count, source, dest, step)
+StepPlan: TypeAlias = tuple[bool, Fn | None, StepActions | None, bool, bool, Fn | None, int, int, CStep]
+# A zone, as `_wrote` reads it: (the end-round conditions that read it, the window shares that
+# read it at any seat, those that read it at the seat asked, {face: ((share, as a mate), ...)}
+# for those that go through it for some faces only, those that go through it for any face)
+ZonePlan: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], FaceTable, tuple[int, ...]]
 
 
 def fast_compiled(c: Compiled, gen: codegen.Generated) -> Compiled:
     """`c` with its closures replaced by the generated functions; its plays stay the same
     objects, so actions are equal on both engines."""
-    def step(s):
+    def step(s: CStep) -> CStep:
         return replace(s, when=gen.when.get(id(s), s.when), count=gen.count.get(id(s), s.count),
                        effect=gen.effect_steps.get(id(s), s.effect))
 
-    final = c.final and replace(c.final, when=gen.final_when, steps=tuple(step(s) for s in c.final.steps))
+    final = None
+    if c.final is not None:
+        assert gen.final_when is not None  # written for every final round
+        final = replace(c.final, when=gen.final_when, steps=tuple(step(s) for s in c.final.steps))
     setup = tuple(replace(op, where=gen.setup_where[k] or op.where) if isinstance(op, CMove)
-                  else replace(op, init=gen.setup_where[k]) if isinstance(op, CLet) else op
+                  else replace(op, init=gen.setup_where[k] or op.init) if isinstance(op, CLet) else op
                   for k, op in enumerate(c.setup))
     values = tuple(replace(v, init=gen.values.get(k, v.init)) for k, v in enumerate(c.values))
     return replace(c, turn=tuple(step(s) for s in c.turn), final=final, score=gen.score, until=gen.until,
@@ -68,26 +101,22 @@ class Plan:
     shares read each zone."""
 
     fast: Compiled
-    programs: tuple  # (turn, final): per step (is play, when, generate, optional, or pass, count, source, dest, step)
-    window_gen: object | None
-    round_end: object
+    programs: tuple[tuple[StepPlan, ...], ...]  # (turn, final)
+    window_gen: WindowActions | None
+    round_end: RoundEnd
     shares: int  # the window's plays
     keep_answers: bool  # no window play reads what changes without a zone changing
-    readers: tuple  # per zone: the end-round conditions that read it
-    coarse: tuple  # per zone: the window shares that read it at any seat
-    own: tuple  # per zone: the shares that read it at the seat asked
-    hand: tuple  # per zone: {face: ((share, as a mate), ...)} for the shares that go through it for faces only
-    any_face: tuple  # per zone: the shares that go through it for any face
     budget: int
-    copy_zones: object
-    zones: tuple  # per zone: (readers, coarse, own, hand, any face), as `_wrote` reads them
-    effects: tuple  # per play: its effect functions
-    effect_writes: tuple  # per play: the zones its effects change, or None for any
-    playout: object  # the generated match loop: fn(game, choose, bound)
-    step_writes: dict  # id(CStep) of an effect step: the zones it changes, or None for any
+    copy_zones: CopyZones
+    zones: tuple[ZonePlan, ...]  # per zone, as `_wrote` reads them
+    effects: tuple[tuple[Fn, ...], ...]  # per play: its effect functions
+    effect_writes: tuple[tuple[int, ...] | None, ...]  # per play: the zones its effects change, or None for any
+    playout: Playout  # the generated match loop
+    start_round: StartRound  # the generated `Game._start_round`
+    step_writes: dict[int, tuple[int, ...] | None]  # id(CStep) of an effect step: the zones it changes, or None for any
 
 
-_PLANS: dict[int, tuple[weakref.ref, Plan]] = {}
+_PLANS: dict[int, tuple[weakref.ref[Compiled], Plan]] = {}
 
 
 def plan(compiled: Compiled) -> Plan:
@@ -96,46 +125,25 @@ def plan(compiled: Compiled) -> Plan:
         return found[1]
     gen = codegen.generated(compiled)
     fast = fast_compiled(compiled, gen)
-    gens = {id(s): gen.generate[id(o)] for s, o in zip(_steps(fast), _steps(compiled), strict=True)
+    gens = {id(s): gen.generate[id(o)] for s, o in zip(turn_steps(fast), turn_steps(compiled), strict=True)
             if id(o) in gen.generate}
     reads = gen.window_reads or ()
-    zones = range(len(compiled.model.zones))
-    hand, any_face = [], []
-    for z in zones:
-        by_face: dict[int, list[tuple[int, bool]]] = {}
-        anyone = []
-        for k, r in enumerate(reads):
-            if z in r.hand and z not in r.own and z not in r.zones:
-                if gen.window_faces[k] is None:
-                    anyone.append(k)
-                else:
-                    cards, mates = gen.window_faces[k]
-                    for f in cards:
-                        by_face.setdefault(f, []).append((k, False))
-                    for f in mates:
-                        by_face.setdefault(f, []).append((k, True))
-        hand.append({f: tuple(ks) for f, ks in by_face.items()})
-        any_face.append(tuple(anyone))
-    longest = max(len(compiled.turn), len(compiled.final.steps) if compiled.final else 0)
+    hand = codegen.face_tables(gen.zone_caches, gen.window_faces)
     result = Plan(
         fast=fast,
         programs=tuple(tuple((s.kind == "play", s.when, gens.get(id(s)), s.optional, s.or_pass, s.count,
                               s.source, s.dest, s) for s in steps)
                        for steps in (fast.turn, fast.final.steps if fast.final else ())),
-        window_gen=gen.generate.get(id(compiled.window)) if compiled.window else None,
+        window_gen=gen.window_generate,
         round_end=gen.round_end, shares=len(reads), keep_answers=not any(r.counters for r in reads),
-        readers=tuple(tuple(k for k, r in enumerate(gen.round_end_reads) if z in r.zones or z in r.own or z in r.hand)
-                      for z in zones),
-        coarse=tuple(tuple(k for k, r in enumerate(reads) if z in r.zones) for z in zones),
-        own=tuple(tuple(k for k, r in enumerate(reads) if z in r.own and z not in r.zones) for z in zones),
-        hand=tuple(hand), any_face=tuple(any_face),
-        budget=(longest + 1) * compiled.players * (compiled.deck_size + 2),
-        copy_zones=gen.copy_zones, effects=gen.effects, zones=(),
+        budget=codegen.step_budget(compiled), copy_zones=gen.copy_zones, effects=gen.effects,
+        zones=tuple((readers, coarse, own, faces, any_face) for (readers, coarse, own, _, any_face), faces
+                    in zip(gen.zone_caches, hand, strict=True)),
         effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays), playout=gen.playout,
+        start_round=gen.start_round,
         step_writes={id(s): codegen.effect_writes(compiled, None, (e.effect,))
-                     for s, e in zip(_steps(fast), _model_steps(compiled.model), strict=True) if s.kind == "effect"})
-    result = replace(result, zones=tuple(zip(result.readers, result.coarse, result.own, result.hand, result.any_face,
-                                             strict=True)))
+                     for s, e in zip(turn_steps(fast), _model_steps(compiled.model), strict=True)
+                     if isinstance(e, m.EffectStep)})
     cid = id(compiled)
     _PLANS[cid] = (weakref.ref(compiled, lambda _: _PLANS.pop(cid, None)), result)
     return result
@@ -153,17 +161,20 @@ class FastGame(Game):
         self._zone_plans = p.zones
         self._copy_zones, self._effects, self._effect_writes = p.copy_zones, p.effects, p.effect_writes
         self._step_writes = p.step_writes
-        self._playout = p.playout
+        self._playout, self._start_round_fn = p.playout, p.start_round
         self._face_of = compiled.face_of
         self._dirty = [True] * len(compiled.round_ends)
-        self._answers: list = [None] * n  # per seat: its window actions (no pass), None unknown
-        self._parts = [[None] * p.shares for _ in range(n)]  # per seat: each window play's share
-        self._rng_state = None  # the random source's state, read for copies; None once it is drawn on
+        self._answers: list[list[Action] | None] = [None] * n  # per seat: its window actions (no pass), None unknown
+        self._parts: list[list[Share]] = [[None] * p.shares for _ in range(n)]  # per seat: each window play's share
+        # per share: the seats where it is a list (may be stale)
+        self._live: list[set[int]] = [set() for _ in range(p.shares)]
+        # the random source's state, read for copies; None once it is drawn on
+        self._rng_state: tuple[Any, ...] | None = None
         super().__init__(p.fast, seed, deal=deal)
 
     # ---------------------------------------------------------------- what changed
 
-    def _wrote(self, zone: int, seat: int, cards=None, arrived: bool = False) -> None:
+    def _wrote(self, zone: int, seat: int, cards: Sequence[int] | None = None, arrived: bool = False) -> None:
         """Zone `zone` changed (at `seat`, or at every seat for _ALL), by these cards coming
         (`arrived`) or going (None: unknown): the end-round conditions and the window shares
         that read it are worked out again when next needed; a hand share only if a card of a
@@ -210,7 +221,7 @@ class FastGame(Game):
                 if touched:
                     self._answers[s] = None
 
-    def _wrote_all(self, writes) -> None:
+    def _wrote_all(self, writes: tuple[int, ...] | None) -> None:
         """Effects changed these zones at any seat (None: any zone, or the random source)."""
         if writes is None:
             self._forget()
@@ -218,7 +229,7 @@ class FastGame(Game):
             for z in writes:
                 self._wrote(z, _ALL)
 
-    def _play_value(self, play, value, target_seat: int, seat: int) -> None:
+    def _play_value(self, play: CPlay, value: str | int, target_seat: int, seat: int) -> None:
         """`Game._play_value` with the generated effects, telling `_wrote` what they changed."""
         st, env = self.state, self.env
         window = st.window
@@ -229,7 +240,7 @@ class FastGame(Game):
         self._wrote_all(self._effect_writes[play.index])
         self._played(window, seat, repeat)
 
-    def _meld_effects(self, play) -> None:
+    def _meld_effects(self, play: CPlay) -> None:
         """A meld's effects, generated; a meld moves several cards, so every answer is worked out again."""
         for effect in self._effects[play.index]:
             effect(self.env)
@@ -242,51 +253,64 @@ class FastGame(Game):
         self._answers[:] = [None] * self.n
         for parts in self._parts:
             parts[:] = [None] * self._shares
+        for seats in self._live:
+            seats.clear()
 
     # ---------------------------------------------------------------- the engine's hooks
 
     def _budget(self) -> int:
         return self._budget_value
 
-    def _generate(self, seat: int, step) -> list[tuple]:
+    def _generate(self, seat: int, step: CStep) -> list[Action]:
         """The actions of a play step (or the window) for `seat`, as `Game._generate` gives them."""
         if step is self.c.window:
-            return self._window_gen(self.env, seat, [None] * self._shares)
-        return next(p[2] for p in (*self._programs[0], *self._programs[1]) if p[8] is step)(self.env, seat)
+            assert self._window_gen is not None  # the ruleset has a window
+            return self._window_gen(self.env, seat, [None] * self._shares, self._live)
+        generate = next(p[2] for p in (*self._programs[0], *self._programs[1]) if p[8] is step)
+        assert generate is not None  # every play step has its generator
+        return generate(self.env, seat)
 
     def _round_end(self) -> str | None:
         return self._round_end_fn(self.env, self._dirty)
 
     def _start_round(self) -> None:
         self._forget()
-        super()._start_round()
+        self._start_round_fn(self)
 
-    def set_position(self, *args, **kwargs) -> None:
+    def set_position(self, *args: Any, **kwargs: Any) -> None:  # whatever `Game.set_position` takes
         self._forget()
         super().set_position(*args, **kwargs)
 
-    def _window_actions(self, seat: int) -> list:
+    def _window_actions(self, seat: int) -> list[Action]:
         """The seat's window actions, without the pass: kept while nothing they read changed."""
         if not self._keep_answers:
-            return self._window_gen(self.env, seat, [None] * self._shares)
+            # asked only with a window open, so the ruleset has one (no test on the hot path)
+            return self._window_gen(self.env, seat, [None] * self._shares, self._live)  # type: ignore[misc]
         found = self._answers[seat]
         if found is None:
-            found = self._answers[seat] = self._window_gen(self.env, seat, self._parts[seat])
+            found = self._answers[seat] = self._window_gen(  # type: ignore[misc]  # as above
+                self.env, seat, self._parts[seat], self._live)
         return found
 
-    def _nobody_answers(self, silent: set) -> bool:
+    def _nobody_answers(self, silent: set[int]) -> bool:
         answers = self._answers
         for s in range(self.n):
             if s not in silent and (answers[s] if answers[s] is not None else self._window_actions(s)):
                 return False
         return True
 
-    def play_random(self, choose, bound: int) -> None:
+    def play_random(self, choose: Callable[[list[Action]], Action], bound: int) -> None:
         """Play the match to its end, `choose(actions)` making every decision, as `bots.play_out`
         plays it with one random bot at every seat (`choose` its `rng.choice`): the same
         decisions, the same state, the same errors; an `EngineError` once a round's plays pass
-        `bound`. The generated match loop (`codegen`'s `playout`) runs it."""
-        self._playout(self, choose, bound)
+        `bound`. The generated match loop (`codegen`'s `playout`) runs it; when `choose` is the
+        `choice` of a plain `random.Random`, the loop draws as `choice` does (`seq[r]` for the
+        first `r = getrandbits(len(seq).bit_length())` below `len(seq)`), without its calls."""
+        rng: Any = getattr(choose, "__self__", None)  # the object `choose` is bound to, if any: anything
+        plain = (type(rng) is random.Random and getattr(choose, "__func__", None) is random.Random.choice
+                 and random.Random._randbelow  # type: ignore[attr-defined]  # CPython's private draws, not in typeshed
+                 is random.Random._randbelow_with_getrandbits)  # type: ignore[attr-defined]
+        self._playout(self, choose, bound, rng.getrandbits if plain else None)
 
     def _advance(self, spent: int = 0) -> None:
         """`Game._advance`, with window answers kept, a window no seat can answer closed at once,
@@ -341,7 +365,7 @@ class FastGame(Game):
                     continue
             if step.kind == "effect":  # it runs by itself, as a draw does
                 env[SELF] = active
-                step.effect(env)
+                step.effect(env)  # type: ignore[misc]  # an effect step has its effect
                 self._wrote_all(self._step_writes[id(step)])
                 st.step += 1  # after the effect: `then end turn` has moved the step past the last
                 reason = round_end(env, dirty)
@@ -352,7 +376,7 @@ class FastGame(Game):
                     self._open_window()
                 continue
             if is_play:
-                actions = generate(env, active)
+                actions = generate(env, active)  # type: ignore[misc]  # a play step has its generator
                 if actions:
                     if optional:
                         actions.append(PASS)
@@ -365,7 +389,7 @@ class FastGame(Game):
                 self._pass_step()
                 passes += 1
                 if passes % n == 0:  # progress.py: a whole cycle of seats passed; the same state again repeats for ever
-                    now = idle_state(self)
+                    now = idle_state(self, self._copy_zones)
                     if now is not None and now == seen:
                         raise EngineError(*idle_round(self))
                     seen = now
@@ -373,7 +397,7 @@ class FastGame(Game):
             zones = st.zones
             pile = zones[source]
             env[SELF] = active
-            taken = min(count(env), len(pile))
+            taken = min(count(env), len(pile))  # type: ignore[misc]  # a draw step has its count
             if taken > 0:
                 drawn = pile[-taken:]
                 hand = zones[dest][active]
@@ -392,7 +416,7 @@ class FastGame(Game):
                     st.window = [st.active, 0]
         self._actions = []
 
-    def play(self, action: tuple) -> None:
+    def play(self, action: Action) -> None:
         """`Game.play`, telling `_wrote` which zones the move changed."""
         play, face, target_seat, pile_index = action
         st, env = self.state, self.env
@@ -493,13 +517,10 @@ class FastGame(Game):
         other._dirty = list(self._dirty)
         other._answers = list(self._answers)
         other._parts = [list(parts) for parts in self._parts]
+        other._live = [set(seats) for seats in self._live]
         return other
 
 
-def _steps(c: Compiled) -> list:
-    return [*c.turn, *(c.final.steps if c.final else ())]
-
-
-def _model_steps(model) -> list:
-    """The model's turn steps, then its final round's: as `_steps` lists the compiled ones."""
+def _model_steps(model: m.Ruleset) -> list[m.Draw | m.PlayStep | m.EffectStep]:
+    """The model's turn steps, then its final round's: as `codegen.turn_steps` lists the compiled ones."""
     return [*model.turn, *(model.final.steps if model.final else ())]

@@ -38,9 +38,9 @@ import yaml
 
 from . import options
 from . import syntax as s
-from .check import near
 from .compile import ConfigError, compile_ruleset
 from .diagnostics import RulesError, Sink, Span
+from .expressions import near
 from .load import Loaded, check_selection, load_all, named_ruleset, read
 from .parse import parse
 from .yamlfile import Located, NodePath, Schema, node_at, read_file, read_yaml, shipped_schema, validate
@@ -181,13 +181,13 @@ def _set(clauses: list[s.Clause], change: Change, at: NodePath, why: s.Prov, her
     if index is None:
         return
     c = clauses[index]
-    name, default, low, high = c.parts
+    assert isinstance(c, s.Param)  # found by its key, ("param", NAME)
+    name, default, low, high = c.name, c.default, c.low, c.high
     if not low.value <= change["to"] <= high.value:
         here.error(at + ("to",), f"'{name.text}' takes {low.value}..{high.value}, not {change['to']}",
                    f"the ruleset declares its range (line {c.span.line}); its default is {default.value}")
         return
-    clauses[index] = replace(c, parts=(name, s.Number(change["to"], _in_house(here, at + ("to",))), low, high),
-                             provs=c.provs + (why,))
+    clauses[index] = c.replace(default=s.Number(change["to"], _in_house(here, at + ("to",))), provs=c.provs + (why,))
 
 
 def _cards(clauses: list[s.Clause], change: Change, at: NodePath, why: s.Prov, here: Located) -> None:
@@ -199,16 +199,16 @@ def _cards(clauses: list[s.Clause], change: Change, at: NodePath, why: s.Prov, h
     if verb == "remove":
         del clauses[index]
         return
-    old = next((i for i in c.items if i.kind == "copies"), None)
-    now = old.parts[0].value if old else 1
+    old = next((i for i in c.items if isinstance(i, s.Copies)), None)
+    now = old.count.value if old else 1
     copies = change["copies"] if verb == "card" else now + change.get("copies", 1)
     if copies > 1000:
         here.error(at + ("copies",), f"{copies} copies of '{change[verb]}'", "a card has 1 to 1,000 copies")
         return
     span = _in_house(here, at + ("copies",) if "copies" in change else at)  # what the checker finds is told here
-    item = s.Clause("copies", (s.Number(copies, span),), (why,), span)
+    item = s.Copies(s.Number(copies, span), provs=(why,), span=span)
     items = tuple(item if i is old else i for i in c.items) if old else c.items + (item,)
-    clauses[index] = replace(c, items=items)
+    clauses[index] = c.replace(items=items)
 
 
 def _in_house(here: Located, path: NodePath) -> Span:
@@ -241,7 +241,7 @@ def _replace(clauses: list[s.Clause], change: Change, at: NodePath, why: s.Prov,
         here.error(at + ("with",), f"the snippet must be one clause, {options.show_key(key)}; it holds {found}",
                    f"write {options.show_key(key)} {{ ... }} with the same kind and name")
         return
-    clauses[index] = replace(snippet[0], provs=snippet[0].provs + (why,))
+    clauses[index] = snippet[0].replace(provs=snippet[0].provs + (why,))
 
 
 def _only(text: str, node: yaml.ScalarNode) -> str:

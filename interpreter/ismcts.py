@@ -28,41 +28,50 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from .engine import EngineError, Game
+from .engine import Action, EngineError, View
+from .fast import FastGame
 from .notation import MoveError
 from .outcome import margin_after, round_values, seat_rivals
 from .seats import ISMCTS_ITERATIONS, Seat
 from .worlds import Memory, Sampler
 
+if TYPE_CHECKING:  # bots imports this module
+    from .bots import SeatView
+
 EXPLORATION = 0.7  # UCB's constant, for rewards in 0..1
 HORIZON = 2  # actions per seat after the decision (tree and playout together) at which a line is scored
+# a tree edge: (mover, play index or -1 for a pass, then the action's own: what is played, whose
+# `Any` is `engine.Action`'s, the target seat, the pile)
+Key: TypeAlias = tuple[int, int, Any, int, int]
 
 
 class Node:
     __slots__ = ("visits", "reward", "wins", "avail", "children")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.visits, self.reward, self.wins, self.avail = 0, 0.0, 0.0, 1
-        self.children: dict[tuple, Node] = {}
+        self.children: dict[Key, Node] = {}
 
 
 @dataclass(frozen=True)
 class Edge:
     """A move at the root: how often the search tried it and how it fared for the seat."""
 
-    action: tuple
+    action: Action
     visits: int
     win_rate: float  # the share of its lines that the seat won (ties shared)
 
 
-def key(mover: int, action: tuple) -> tuple:
+def key(mover: int, action: Action) -> Key:
     play, face, seat, pile = action
     return (mover, -1 if play is None else play.index, face, seat, pile)
 
 
-def search(sampler: Sampler, seat: int, legal: tuple, rng: random.Random, iterations: int | None = None,
+def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Random, iterations: int | None = None,
            seconds: float | None = None) -> list[Edge]:
     """Search the seat's decision among `legal`; the root's moves, most visited first."""
     if iterations is None and seconds is None:
@@ -85,16 +94,19 @@ def search(sampler: Sampler, seat: int, legal: tuple, rng: random.Random, iterat
     return edges
 
 
-def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, horizon: int, scale: list[float],
-             rivals: tuple) -> None:
+def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.Random, horizon: int,
+             scale: list[float], rivals: tuple[tuple[int, ...], ...]) -> None:
     st = world.state
     start_round = st.round
-    node, path = root, []
+    node = root
+    path: list[tuple[Node, int]] = []  # the nodes of the line, each with the seat that moved into it
     try:
         while not st.over and st.round == start_round and len(path) < horizon:
-            mover = world.to_move
+            mover: int = world.to_move  # type: ignore[assignment]  # the match is not over: a seat is to move
             actions = world.actions() if node is not root else list(legal.values())
-            untried, best, best_value = [], None, -1.0
+            untried: list[tuple[Key, Action]] = []
+            best: tuple[Node, Action] | None = None
+            best_value = -1.0
             for action in actions:
                 k = key(mover, action)
                 child = node.children.get(k)
@@ -112,7 +124,7 @@ def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, horizon: 
                 world.play(action)
                 path.append((child, mover))
                 break
-            node, action = best
+            node, action = best  # type: ignore[misc]  # every action has a child, and a UCB value >= 0 beats -1
             world.play(action)
             path.append((node, mover))
         steps = len(path)
@@ -122,15 +134,15 @@ def _iterate(world: Game, root: Node, legal: dict, rng: random.Random, horizon: 
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
     values = round_values(world, start_round)
-    rewards, best = _rewards(values, scale, rivals), max(values)
-    winners = sum(1 for v in values if v == best)
+    rewards, top = _rewards(values, scale, rivals), max(values)
+    winners = sum(1 for v in values if v == top)
     for node, mover in path:
         node.visits += 1
         node.reward += rewards[mover]
-        node.wins += (values[mover] == best) / winners
+        node.wins += (values[mover] == top) / winners
 
 
-def _greedy_move(world: Game, rng: random.Random) -> tuple:
+def _greedy_move(world: FastGame, rng: random.Random) -> Action:
     """The playout's move: the one that stands best one ply ahead for the seat to move
     (`outcome.margin_after`, as greedy judges), ties at random. Random moves in a short line
     (a window's black cards played anywhere) are noise that hides the move searched; a rival
@@ -138,7 +150,9 @@ def _greedy_move(world: Game, rng: random.Random) -> tuple:
     actions = world.actions()
     if len(actions) == 1:
         return actions[0]
-    seat, best, best_value = world.to_move, [], float("-inf")
+    seat: int = world.to_move  # type: ignore[assignment]  # a playout goes on only while a seat is to move
+    best: list[Action] = []
+    best_value = float("-inf")
     for action in actions:
         value = margin_after(world, action, seat)
         if value > best_value:
@@ -148,7 +162,7 @@ def _greedy_move(world: Game, rng: random.Random) -> tuple:
     return rng.choice(best or actions)
 
 
-def _rewards(values: list[float], scale: list[float], rivals: tuple) -> list[float]:
+def _rewards(values: list[float], scale: list[float], rivals: tuple[tuple[int, ...], ...]) -> list[float]:
     """Each seat's reward in 0..1 (see the module's docstring). `scale` holds the sum of the
     margins' sizes seen so far and their number, added to here: a margin counts through
     tanh(margin / mean size), so that the margins that decide matches weigh, not the outliers.
@@ -176,10 +190,10 @@ class IsmctsBot:
         self.rng, self.iterations, self.seconds = rng, iterations, seconds
         self.kind = str(Seat("ismcts", iterations, seconds))
         self.memory = Memory()
-        self.taken: set[tuple] = set()  # (view, move) chosen in this match
-        self.start: dict | None = None
+        self.taken: set[tuple[str, Key]] = set()  # (view, move) chosen in this match
+        self.start: View | None = None
 
-    def choose(self, seen) -> tuple:
+    def choose(self, seen: SeatView) -> Action:
         legal = seen.actions()
         if len(legal) == 1:
             return legal[0]

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from importlib.resources import files
 from pathlib import Path
 
 from . import model as m
 from . import options
+from . import syntax as s
 from .check import check
 from .diagnostics import Diagnostic, RulesError, Sink
 from .files import decode, exists, is_regular_file, read_bytes
@@ -44,13 +46,13 @@ def resolve(path: str) -> Path:
     p = Path(path)
     if exists(p):
         return p
-    shipped = files("cardrules.rulesets") / (path if path.endswith(".rules") else path + ".rules")
+    shipped = Path(str(files("cardrules.rulesets") / (path if path.endswith(".rules") else path + ".rules")))
     if not p.parent.parts or p.parent == Path("rulesets"):
-        candidate = files("cardrules.rulesets") / p.name
+        candidate = Path(str(files("cardrules.rulesets") / p.name))
         if is_regular_file(candidate):
-            return Path(str(candidate))
+            return candidate
         if is_regular_file(shipped):
-            return Path(str(shipped))
+            return shipped
         example = catalogue().get(p.name.removesuffix(".rules"))
         if example is not None:
             return example
@@ -112,7 +114,7 @@ def read(path: str) -> tuple[str, str]:
     return decode(read_bytes(str(p) if str(path) else "", MAX_BYTES), str(path)), str(path)
 
 
-def load_text(text: str, file: str = "<input>", edition: str | None = None, variants=()) -> Loaded:
+def load_text(text: str, file: str = "<input>", edition: str | None = None, variants: Iterable[str] = ()) -> Loaded:
     """The checked model of one selection of the file: its edition (the first, when it has
     editions and none is given) and variants. A name the file does not declare is a
     `SelectionError`; everything else wrong is a located `RulesError`."""
@@ -126,7 +128,7 @@ def load_all(text: str, file: str) -> list[tuple[str, Loaded | RulesError]]:
     sink = Sink(file, text)
     d = options.declared(clauses, sink)
     shared = None if sink.errors or sink.warnings else d  # else each selection reports what is wrong in it
-    out = []
+    out: list[tuple[str, Loaded | RulesError]] = []
     for edition, variants in options.selections(d) if d.has_options else [(None, ())]:
         try:
             out.append((m.selection_text(edition, variants),
@@ -136,9 +138,9 @@ def load_all(text: str, file: str) -> list[tuple[str, Loaded | RulesError]]:
     return out
 
 
-def check_selection(clauses, text: str, file: str, edition: str | None, variants: tuple[str, ...],
-                    patch=None, others: dict[str, str] | None = None,
-                    declared: options.Declared | None = None) -> Loaded:
+def check_selection(clauses: list[s.Clause], text: str, file: str, edition: str | None, variants: tuple[str, ...],
+                    patch: Callable[[list[s.Clause]], list[s.Clause]] | None = None,
+                    others: dict[str, str] | None = None, declared: options.Declared | None = None) -> Loaded:
     """The checked model of one selection of a file's clauses. `patch` may change the chosen
     clauses before the check (house rules); `others` are the texts of the files its clauses
     come from, for the errors that point into them. `declared`: the clauses' options, declared
@@ -163,6 +165,6 @@ def _in_file_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(diagnostics, key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
 
 
-def load(path: str, edition: str | None = None, variants=()) -> Loaded:
+def load(path: str, edition: str | None = None, variants: Iterable[str] = ()) -> Loaded:
     text, name = read(path)
     return load_text(text, name, edition, variants)

@@ -218,9 +218,9 @@ def measure(compiled: Compiled, games: int, seed: int, seats: tuple[str, ...], *
     played = matches(compiled, games, seed, workers=workers, play=play)
     try:
         for record in played:
-            records.append(cast(Record, record))  # with `play`, what it returns: play_measured's Record
+            records.append(record)
             if progress is not None:
                 progress()
     finally:
-        played.close()  # type: ignore[attr-defined]  # a generator; selfplay.matches is typed Iterator for now
+        played.close()
     return records

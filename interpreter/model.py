@@ -7,7 +7,11 @@ cards), `zone:piles`, `enum:ATTR`, and `list:T` for a list of T.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from .dispatch import unknown
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,7 @@ NO_PROVENANCE = Provenance()
 
 @dataclass(frozen=True)
 class Const:
-    value: int | bool | str
+    value: int | bool | str | tuple[str, ...] | tuple[int, ...]  # a tuple: the values of an attribute
     type: str
 
 
@@ -73,7 +77,7 @@ class AttrOf:
 @dataclass(frozen=True)
 class Call:
     function: str
-    args: tuple
+    args: tuple[Any, ...]  # expressions, as every field of this module that holds one
     type: str
 
 
@@ -94,7 +98,7 @@ class Defined:
     """A call of a `define`: shown as the call, run as its body with the arguments filled in."""
 
     name: str
-    args: tuple
+    args: tuple[Any, ...]  # expressions, as every field of this module that holds one
     body: object
     type: str
 
@@ -131,7 +135,42 @@ class Quantifier:
     type: str = "bool"
 
 
-def reads_only(e, names: frozenset[str] | set[str]) -> bool:
+# a typed expression: every class has its `type`
+Expr: TypeAlias = (Const | Ref | ParamRef | ZoneRef | ValueRef | AttrOf | Call | Each | Defined | Op | Unary | If
+                   | Quantifier)
+
+
+def children(e: object) -> tuple[object, ...]:
+    """The sub-expressions of an expression, in the order they are written; a define's call is
+    its body (the arguments are in it already). An unknown node is an error."""
+    match e:
+        case Const() | Ref() | ParamRef() | ValueRef():
+            return ()
+        case ZoneRef(seat=seat):
+            return () if seat is None else (seat,)
+        case AttrOf(obj=x) | Unary(operand=x) | Defined(body=x):
+            return (x,)
+        case Call(args=args):
+            return tuple(args)
+        case Each(collection=coll, body=body) | Quantifier(collection=coll, body=body):
+            return (coll, body)
+        case Op(left=a, right=b):
+            return (a, b)
+        case If(cond=c, then=a, otherwise=b):
+            return (c, a, b)
+    raise unknown(children, e)
+
+
+def walk(e: object) -> Iterator[object]:
+    """An expression and every expression inside it, depth first (jinja2's `find_all`)."""
+    todo = [e]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(reversed(children(node)))
+
+
+def reads_only(e: object, names: frozenset[str] | set[str]) -> bool:
     """Whether an expression reads nothing but numbers, params, these context names, the
     attributes of what they name, and defines made of the same: known before play for
     `players`, the same for every copy of a face for `card`."""
@@ -140,48 +179,31 @@ def reads_only(e, names: frozenset[str] | set[str]) -> bool:
             return True
         case Ref(name=name):
             return name in names
-        case AttrOf(obj=obj):
-            return reads_only(obj, names)
-        case Defined(body=body):
-            return reads_only(body, names)
-        case Op(left=left, right=right):
-            return reads_only(left, names) and reads_only(right, names)
-        case Unary(operand=x):
-            return reads_only(x, names)
-        case If(cond=c, then=a, otherwise=b):
-            return reads_only(c, names) and reads_only(a, names) and reads_only(b, names)
-    return False
+        case ZoneRef() | ValueRef() | Call() | Each() | Quantifier():
+            return False
+        case AttrOf() | Defined() | Op() | Unary() | If():
+            return all(reads_only(x, names) for x in children(e))
+    raise unknown(reads_only, e)
 
 
-def names_read(e) -> frozenset[str]:
+def names_read(e: object) -> frozenset[str]:
     """The context names (`round`, `totals`, `self`, a seat variable ...) an expression reads,
-    and ZONES when it reads a zone; names bound inside it (quantifiers, each-arguments) are not
-    counted. An unknown node reads everything there is: ANYTHING."""
+    ZONES when it reads a zone and VALUES a named value; names bound inside it (quantifiers,
+    each-arguments) are not counted."""
     match e:
-        case Const() | ParamRef():
-            return frozenset()
         case Ref(name=name):
             return frozenset((name,))
         case ValueRef():
             return frozenset((VALUES,))
-        case ZoneRef(seat=seat):
-            return frozenset((ZONES,)) | (names_read(seat) if seat is not None else frozenset())
-        case AttrOf(obj=x) | Unary(operand=x) | Defined(body=x):
-            return names_read(x)
-        case Call(args=args):
-            return frozenset().union(*map(names_read, args))
-        case Op(left=left, right=right):
-            return names_read(left) | names_read(right)
-        case If(cond=c, then=a, otherwise=b):
-            return names_read(c) | names_read(a) | names_read(b)
+        case ZoneRef():
+            return frozenset((ZONES,)).union(*map(names_read, children(e)))
         case Each(var=var, collection=coll, body=body) | Quantifier(var=var, collection=coll, body=body):
             return names_read(coll) | (names_read(body) - {var})
-    return frozenset((ANYTHING,))
+    return frozenset().union(*map(names_read, children(e)))
 
 
 ZONES = "@zones"  # in `names_read`: the expression reads a zone (no name has an @)
 VALUES = "@values"  # in `names_read`: the expression reads a named value
-ANYTHING = "@anything"
 
 
 # ------------------------------------------------------------------ components
@@ -394,7 +416,7 @@ class EndTurn:
 class Guarded:
     """`then EFFECT when COND`: the effect runs only when the condition holds as it is reached."""
 
-    effect: object
+    effect: Effect
     when: object
     provenance: Provenance
 
@@ -403,7 +425,7 @@ class Guarded:
 class EffectStep:
     """`then EFFECT [when COND]` as a turn step: it runs by itself, for the seat whose turn it is."""
 
-    effect: object
+    effect: Effect
     when: object | None
     provenance: Provenance
 
@@ -499,6 +521,11 @@ class Window:
     provenance: Provenance
 
 
+# what a play's `then` or a turn's effect step does
+Effect: TypeAlias = (Merge | Reverse | NextTurn | MoveCards | MovePile | Swap | PassZone | NoAnswer | Guarded | SetValue
+                     | EndTurn)
+
+
 @dataclass(frozen=True)
 class Play:
     name: str
@@ -512,7 +539,7 @@ class Play:
     onto_pile: Condition | None
     choose: Choose | None
     mate: Mate | None
-    effects: tuple[Merge | Reverse | NextTurn | MoveCards | MovePile | Swap | PassZone | NoAnswer, ...]
+    effects: tuple[Effect, ...]
     provenance: Provenance
     dest_seat: object | None = None  # the seat expression, for dest_seats "seat"
     value: Choose | None = None  # a chosen value: a play with one and no `card from` plays no card
@@ -534,7 +561,7 @@ class FinalRound:
 
     name: str
     when: object
-    steps: tuple[PlayStep | Draw, ...]
+    steps: tuple[PlayStep | Draw | EffectStep, ...]
     provenance: Provenance
     seat_order: bool = False
 
@@ -654,9 +681,9 @@ class Ruleset:
     kinds: tuple[CardKind, ...]
     deck: tuple[Card, ...]
     zones: tuple[Zone, ...]
-    setup: tuple[Shuffle | Deal | Transfer, ...]
+    setup: tuple[Shuffle | Deal | Transfer | Let, ...]
     plays: tuple[Play, ...]
-    turn: tuple[PlayStep | Draw, ...]
+    turn: tuple[PlayStep | Draw | EffectStep, ...]
     window: Window | None
     round_ends: tuple[RoundEnd, ...]
     final: FinalRound | None

@@ -14,13 +14,14 @@ at the variant that refuses it.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import TypeAlias
 
 from . import model as m
 from . import syntax as s
-from .check import _provenance, near
 from .diagnostics import Sink
 from .errors import EXIT_USAGE, CardrulesError
+from .expressions import near, provenance
 
 OPTION_KINDS = ("edition", "variant")
 NAMED = {"play", "card", "zone", "param", "define", "attribute", "deck", "round_end", "final"}
@@ -28,6 +29,7 @@ SINGLE = {"game", "players", "setup", "cleanup", "turn", "window", "score", "mat
 # blocks whose header is a keyword and a name
 EXTENDABLE = {"game", "card", "setup", "cleanup", "play", "turn", "window", "match", "display"}
 KIND_WORDS = {"round_end": "end round", "final": "final round"}
+Option: TypeAlias = "s.Edition | s.Variant"
 
 
 class SelectionError(CardrulesError):
@@ -39,10 +41,10 @@ class SelectionError(CardrulesError):
 def key(c: s.Clause) -> tuple[str, str | None]:
     """How an option names a clause: its kind, and its name when the file may have several."""
     kind = "attribute" if c.kind in ("enum_attribute", "int_attribute") else c.kind
-    return (kind, c.parts[0].text) if kind in NAMED else (kind, None)
+    return (kind, c.name.text) if kind in NAMED else (kind, None)  # type: ignore[attr-defined]
 
 
-def _show(k: tuple[str, str | None]) -> str:
+def show(k: tuple[str, str | None]) -> str:
     word = KIND_WORDS.get(k[0], k[0])
     return f"{word} '{k[1]}'" if k[1] is not None else f"the {word} clause"
 
@@ -77,8 +79,8 @@ class Declared:
     """The base clauses and the options of a file, in file order."""
 
     base: tuple[s.Clause, ...]
-    editions: dict[str, s.Clause]
-    variants: dict[str, s.Clause]
+    editions: dict[str, Option]
+    variants: dict[str, Option]
 
     @property
     def has_options(self) -> bool:
@@ -87,34 +89,37 @@ class Declared:
     def language(self, edition: str | None) -> str | None:
         """The language an edition shows its cards in, when it says."""
         items = self.editions[edition].items if edition in self.editions else ()
-        return next((i.parts[0].text for i in items if i.kind == "language"), None)
+        return next((i.language.text for i in items if isinstance(i, s.Language)), None)
 
     def requires(self, variant: str) -> tuple[str, ...]:
-        return tuple(i.text for item in self.variants[variant].items if item.kind == "requires" for i in item.parts[0])
+        items = self.variants[variant].items
+        return tuple(i.text for item in items if isinstance(item, s.Requires) for i in item.editions)
 
-    def combines(self, option: s.Clause) -> tuple[str, ...]:
-        return tuple(i.text for item in option.items if item.kind == "combines" for i in item.parts[0])
+    def combines(self, option: Option) -> tuple[str, ...]:
+        return tuple(i.text for item in option.items if isinstance(item, s.Combines) for i in item.variants)
 
     def options(self) -> tuple[m.Option, ...]:
         out = []
         for kind, table in (("edition", self.editions), ("variant", self.variants)):
             for name, c in table.items():
-                labels = tuple((i.parts[0].text, i.parts[1]) for i in c.items if i.kind == "name")
+                labels = tuple((i.language.text, i.text) for i in c.items if isinstance(i, s.Label))
                 out.append(m.Option(kind, name, labels, self.requires(name) if kind == "variant" else (),
-                                    self.combines(c), _provenance(c.provs, c.span)))
+                                    self.combines(c), provenance(c.provs, c.span)))
         return tuple(out)
 
 
 def declared(clauses: list[s.Clause], sink: Sink) -> Declared:
     """Split a file into its base and its options, reporting options that are declared wrong:
     twice, nested, or naming an edition or variant the file does not have."""
-    base, editions, variants = [], {}, {}
+    base: list[s.Clause] = []
+    editions: dict[str, Option] = {}
+    variants: dict[str, Option] = {}
     for c in clauses:
-        if c.kind not in OPTION_KINDS:
+        if not isinstance(c, (s.Edition, s.Variant)):
             base.append(c)
             continue
-        table = editions if c.kind == "edition" else variants
-        name = c.parts[0]
+        table = editions if isinstance(c, s.Edition) else variants
+        name = c.name
         if name.text in editions or name.text in variants:
             sink.error(f"'{name.text}' is declared twice as an edition or variant", name.span,
                        "give every edition and variant its own name")
@@ -126,29 +131,30 @@ def declared(clauses: list[s.Clause], sink: Sink) -> Declared:
     return d
 
 
-def _check_items(d: Declared, option: s.Clause, items, sink: Sink) -> None:
+def _check_items(d: Declared, option: Option, items: tuple[s.Clause, ...], sink: Sink) -> None:
+    edition = isinstance(option, s.Edition)
     for item in items:
-        if item.kind == "add" and item.parts[0].kind in OPTION_KINDS:
-            sink.error(f"an {item.parts[0].kind} inside {option.kind} '{option.parts[0].text}'", item.span,
+        if isinstance(item, s.Add) and isinstance(item.clause, (s.Edition, s.Variant)):
+            sink.error(f"an {item.clause.kind} inside {option.kind} '{option.name.text}'", item.span,
                        "declare editions and variants at the top level of the file")
-        elif item.kind == "requires":
-            if option.kind == "edition":
+        elif isinstance(item, s.Requires):
+            if edition:
                 sink.error("an edition cannot require an edition", item.span, "`requires edition` is for variants")
-            _known(item.parts[0], d.editions, "edition", sink)
-        elif item.kind == "for":
-            if option.kind == "edition":
+            _known(item.editions, d.editions, "edition", sink)
+        elif isinstance(item, s.For):
+            if edition:
                 sink.error("`for edition` belongs in a variant", item.span, "write the clauses in the edition itself")
-            _known(item.parts[0], d.editions, "edition", sink)
+            _known(item.editions, d.editions, "edition", sink)
             _check_items(d, option, item.items, sink)
-        elif item.kind == "language" and option.kind == "variant":
+        elif isinstance(item, s.Language) and not edition:
             sink.error("a variant has no language of its own", item.span, "give the edition its `language`")
-        elif item.kind == "combines":
-            if option.kind == "edition":
+        elif isinstance(item, s.Combines):
+            if edition:
                 sink.error("editions do not combine: one is chosen", item.span, "`combines with` is for variants")
-            _known(item.parts[0], d.variants, "variant", sink)
+            _known(item.variants, d.variants, "variant", sink)
 
 
-def _known(idents, table: dict, what: str, sink: Sink) -> None:
+def _known(idents: tuple[s.Ident, ...], table: dict[str, Option], what: str, sink: Sink) -> None:
     for ident in idents:
         if ident.text not in table:
             sink.error(f"no {what} '{ident.text}'", ident.span,
@@ -177,7 +183,7 @@ def legal(d: Declared, edition: str | None, variants: tuple[str, ...], sink: Sin
     for v in variants:
         needs = d.requires(v)
         if needs and edition not in needs:
-            item = next(i for i in d.variants[v].items if i.kind == "requires")
+            item = next(i for i in d.variants[v].items if isinstance(i, s.Requires))
             sink.error(f"variant '{v}' is for edition {' or '.join(needs)}, not {edition or 'the base'}", item.span,
                        f"choose --edition {needs[0]}, or leave out --variant {v}")
             ok = False
@@ -185,7 +191,7 @@ def legal(d: Declared, edition: str | None, variants: tuple[str, ...], sink: Sin
         if not _combine(d, a, b):
             clause = d.variants[b]
             mine = ", ".join(d.combines(clause)) or "no other variant"
-            sink.error(f"variant '{b}' does not combine with variant '{a}'", clause.parts[0].span,
+            sink.error(f"variant '{b}' does not combine with variant '{a}'", clause.name.span,
                        f"'{b}' combines with: {mine}; add `combines with {a}` to one of them if they fit together")
             ok = False
     return ok
@@ -199,53 +205,55 @@ def apply(d: Declared, edition: str | None, variants: tuple[str, ...], sink: Sin
     return clauses
 
 
-def _apply_items(clauses: list[s.Clause], option: s.Clause, items, edition: str | None, sink: Sink) -> None:
-    where = f"{option.kind} '{option.parts[0].text}'"
+def _apply_items(clauses: list[s.Clause], option: Option, items: tuple[s.Clause, ...], edition: str | None,
+                 sink: Sink) -> None:
+    where = f"{option.kind} '{option.name.text}'"
     for item in items:
-        if item.kind == "for":
-            if edition in {i.text for i in item.parts[0]}:
+        if isinstance(item, s.For):
+            if edition in {i.text for i in item.editions}:
                 _apply_items(clauses, option, item.items, edition, sink)
             continue
-        if item.kind not in ("replace", "extend", "remove", "add"):
-            continue
-        if item.kind == "remove":
-            k = (item.parts[0], item.parts[1].text if item.parts[1] is not None else None)
-            span = item.parts[1].span if item.parts[1] is not None else item.span
-        else:
-            clause = item.parts[0]
-            if clause.kind in OPTION_KINDS:
+        if isinstance(item, s.Remove):
+            k = (item.what, item.name.text if item.name is not None else None)
+            span = item.name.span if item.name is not None else item.span
+        elif isinstance(item, (s.Replace, s.Extend, s.Add)):
+            clause = item.clause
+            if isinstance(clause, (s.Edition, s.Variant)):
                 continue  # reported by declared()
-            k, span = key(clause), (clause.parts[0].span if key(clause)[1] is not None else clause.span)
+            k, span = key(clause), (clause.name.span if key(clause)[1] is not None else clause.span)  # type: ignore[attr-defined]
+        else:
+            continue
         at = next((i for i, c in enumerate(clauses) if key(c) == k), None)
-        if item.kind == "add":
+        if isinstance(item, s.Add):
             if at is not None:
-                sink.error(f"{where} adds {_show(k)}, which the ruleset already has", span,
+                sink.error(f"{where} adds {show(k)}, which the ruleset already has", span,
                            "write `replace` to change it, or `extend` to add to its block")
             else:
                 clauses.append(clause)
             continue
         if at is None:
-            names = [c.parts[0].text for c in clauses if key(c)[0] == k[0] and k[1] is not None]
-            sink.error(f"{where} cannot {item.kind} {_show(k)}: the ruleset has none", span,
+            names = [key(c)[1] or "" for c in clauses if key(c)[0] == k[0] and k[1] is not None]
+            sink.error(f"{where} cannot {item.kind} {show(k)}: the ruleset has none", span,
                        near(k[1], names) if k[1] is not None and near(k[1], names) else
                        f"{item.kind} a clause the base or an earlier option declares")
-        elif item.kind == "remove":
+        elif isinstance(item, s.Remove):
             del clauses[at]
-        elif item.kind == "replace":
+        elif isinstance(item, s.Replace):
             clauses[at] = clause
         elif clause.kind not in EXTENDABLE:
-            sink.error(f"{_show(k)} cannot be extended", clause.span,
+            sink.error(f"{show(k)} cannot be extended", clause.span,
                        f"extend a block ({', '.join(sorted(EXTENDABLE))}); replace this clause instead")
         else:
             base = clauses[at]
-            clauses[at] = replace(base, items=base.items + clause.items, provs=base.provs + clause.provs)
+            clauses[at] = base.replace(items=base.items + clause.items, provs=base.provs + clause.provs)
 
 
 def selections(d: Declared) -> list[tuple[str | None, tuple[str, ...]]]:
     """Every legal selection: each edition with each set of variants that exist in it and
     combine pairwise, in file order."""
-    out = []
-    for edition in (list(d.editions) or [None]):
+    out: list[tuple[str | None, tuple[str, ...]]] = []
+    editions: list[str | None] = [*d.editions] or [None]
+    for edition in editions:
         names = [v for v in d.variants if not d.requires(v) or edition in d.requires(v)]
         for size in range(len(names) + 1):
             for combo in itertools.combinations(names, size):

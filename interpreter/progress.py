@@ -27,21 +27,26 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from .model import Ref, names_read
+from .model import Provenance, Ref, Ruleset, names_read
 from .unparse import unparse
+
+if TYPE_CHECKING:  # the engine imports this module
+    from .engine import Game
 
 STILL_ROUNDS = 100
 ROUND_FACTOR = 10  # the plays a round may take, per card of the deck and per seat
 FIXED = frozenset(("players", "seats"))  # names whose value stays the same the whole match
 
 
-def round_bound(game) -> int:
+def round_bound(game: Game) -> int:
     """The most plays one round may take before it counts as endless."""
     return ROUND_FACTOR * game.c.deck_size * game.n
 
 
-def stalled_match(game) -> tuple[str, str] | None:
+def stalled_match(game: Game) -> tuple[str, str] | None:
     """(message, hint) when the rounds just played show the match cannot end, else None."""
     model = game.c.model
     until, score = model.match.until, model.score
@@ -66,7 +71,7 @@ def stalled_match(game) -> tuple[str, str] | None:
             f"check {scoring}: it gives 0 at the end of these rounds")
 
 
-def endless_round(game) -> tuple[str, str]:
+def endless_round(game: Game) -> tuple[str, str]:
     """(message, hint) for a round that has run past `round_bound`: each `end round` condition,
     none of which has held."""
     model, st = game.c.model, game.state
@@ -78,23 +83,26 @@ def endless_round(game) -> tuple[str, str]:
             "and seat")
 
 
-def _line(provenance) -> str:
+def _line(provenance: Provenance) -> str:
     return f" (line {provenance.line})" if provenance.line else ""
 
 
 
-def idle_state(game) -> tuple | None:
+def idle_state(game: Game, copy_zones: Callable[[list[Any]], object] | None = None) -> tuple[object, ...] | None:
     """Everything a step that needs no decision reads or changes, the count of passes aside; None
-    when some rule reads `passes`, since then no state repeats for sure."""
+    when some rule reads `passes`, since then no state repeats for sure. `copy_zones`: the
+    engine's own copy of the zones, when it has one faster than `_frozen` (the states an engine
+    compares are all made alike, and lists compare as the tuples do)."""
     if _reads_passes(game.c.model):
         return None
     st = game.state
-    return (_frozen(st.zones), tuple(st.totals), st.round, st.active, st.step, st.direction, tuple(st.next_turns),
+    zones = _frozen(st.zones) if copy_zones is None else copy_zones(st.zones)
+    return (zones, tuple(st.totals), st.round, st.active, st.step, st.direction, tuple(st.next_turns),
             None if st.window is None else tuple(st.window), st.final_turns, frozenset(st.silent), st.passed,
             tuple(st.values))
 
 
-def idle_round(game) -> tuple[str, str]:
+def idle_round(game: Game) -> tuple[str, str]:
     """(message, hint) for a round whose steps repeat with no decision."""
     model, st = game.c.model, game.state
     conditions = "; ".join(f"`end round {r.name} when {unparse(r.cond)}`{_line(r.provenance)}"
@@ -103,14 +111,14 @@ def idle_round(game) -> tuple[str, str]:
             f"holds: {conditions}", "every round needs an `end round` condition that the play can reach")
 
 
-def _frozen(x):
+def _frozen(x: object) -> object:
     return tuple(_frozen(y) for y in x) if isinstance(x, list) else x
 
 
 _WATCHED: dict[int, tuple[object, tuple[bool, bool]]] = {}  # id(model) -> (the model, kept alive; the answer)
 
 
-def _still_rounds_watched(model) -> tuple[bool, bool]:
+def _still_rounds_watched(model: Ruleset) -> tuple[bool, bool]:
     """Whether `until` reads only the totals (so rounds that score nothing are watched), and
     whether the score reads nothing that changes: worked out once per model, as the engine asks
     after every round."""
@@ -125,7 +133,7 @@ def _still_rounds_watched(model) -> tuple[bool, bool]:
 _PASSES: dict[int, tuple[object, bool]] = {}  # id(model) -> (the model, kept alive so the id stays its own; the answer)
 
 
-def _reads_passes(model) -> bool:
+def _reads_passes(model: Ruleset) -> bool:
     """Whether any expression of the model reads `passes`."""
     known = _PASSES.get(id(model))
     if known is None:
@@ -133,7 +141,7 @@ def _reads_passes(model) -> bool:
     return known[1]
 
 
-def _finds_passes(node) -> bool:
+def _finds_passes(node: object) -> bool:
     if isinstance(node, Ref):
         return node.name == "passes"
     if dataclasses.is_dataclass(node) and not isinstance(node, type):

@@ -37,10 +37,10 @@ from typing import NotRequired, TypeAlias, TypedDict, cast
 
 import yaml
 
-from .check import near
 from .compile import Compiled, ConfigError, compile_ruleset
 from .diagnostics import Diagnostic, RulesError, Span
 from .engine import EngineError, Game, PositionError, RoundResult, new_game
+from .expressions import near
 from .files import exists
 from .load import Loaded, check_selection, named_ruleset, read, resolve
 from .model import Zone

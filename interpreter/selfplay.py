@@ -24,19 +24,26 @@ import signal
 import statistics
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeVar, cast, overload
 
 from . import model as m
-from .bots import RandomBot, make_bot, play_out
+from .bots import Bot, RandomBot, make_bot, play_out
 from .compile import Compiled, compile_ruleset
 from .engine import Game, new_game
 from .gamelog import LogResult, Recorder
 from .invariants import Checker
 from .seats import parse_seat
 
+if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult
+
 CHUNK = 25  # matches a worker plays per task, at most: few enough that progress moves and work balances
 AHEAD = 4  # chunks in flight per worker: keeps every worker busy without holding the whole run
+
+Played = TypeVar("Played")  # what one match gives back: a `Match`, or what a run's own `play` returns
+Handle = TypeVar("Handle")  # a chunk under way, as `in_order`'s `submit` returns it
 
 
 @dataclass(frozen=True)
@@ -79,7 +86,8 @@ class Table:
         """The recipe of `compiled`: its language is the one whose faces it shows."""
         model = compiled.model
         lang = next((lang for lang in (None, *model.languages)
-                     if tuple(dict(card.names).get(lang, card.face) for card in model.deck) == compiled.faces), None)
+                     if tuple(card.face if lang is None else dict(card.names).get(lang, card.face)
+                              for card in model.deck) == compiled.faces), None)
         recipe = (model, compiled.players, tuple(compiled.params.items()), lang)
         return cls(*recipe, hashlib.sha256(pickle.dumps(recipe)).hexdigest())
 
@@ -113,7 +121,7 @@ class Match:
 
 
 @dataclass(frozen=True)
-class Chunk:
+class Chunk(Generic[Played]):
     """Matches `first`, `first + 1`, ... with their seeds: a worker's task."""
 
     first: int
@@ -122,7 +130,8 @@ class Chunk:
     record: bool
     check: bool
     max_actions: int | None
-    play: Callable | None = None  # plays one match instead of `play_match`: (compiled, index, game seed, bots' seed)
+    play: Callable[[Compiled, int, int, int], Played] | None = None  # plays one match instead of `play_match`:
+    #                                                                   (compiled, index, game seed, bots' seed)
     engine: str | None = None  # `engine.new_game`'s choice; None: the default
 
 
@@ -143,7 +152,8 @@ def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, se
     game = new_game(compiled, game_seed, engine=engine)
     playing = index, game
     bots, moves = seat_bots(seats, compiled.players, bot_seed, record)
-    checked, failures = 0, ()
+    checked = 0
+    failures: tuple[str, ...] = ()
     if checker is None:
         play_out(game, bots)
     else:
@@ -159,11 +169,13 @@ def play_match(compiled: Compiled, index: int, game_seed: int, bot_seed: int, se
 playing: tuple[int, Game] | None = None  # the match this process plays (its index, its game), for a progress display
 
 
-def seat_bots(seats: tuple[str, ...] | None, players: int, bot_seed: int, record: bool) -> tuple[list, list | None]:
+def seat_bots(seats: tuple[str, ...] | None, players: int, bot_seed: int,
+              record: bool) -> tuple[list[Bot], list[str] | None]:
     """The bot of each seat, and the list the notation of every decision goes to when `record`.
     No `seats`: one random bot plays every seat from `bot_seed`, as self-play always has, so a
     seed gives the figures it gave; else each seat gets a bot of its kind (`bots.make_bot`) with a
     source of its own drawn from `bot_seed` and its number."""
+    bots: list[Bot]
     if seats is None:
         bots = [RandomBot(random.Random(bot_seed))] * players
     else:
@@ -177,19 +189,30 @@ def seat_bots(seats: tuple[str, ...] | None, players: int, bot_seed: int, record
     return [recorders[id(bot)] for bot in bots], moves
 
 
-def play_chunk(compiled: Compiled, chunk: Chunk, keep_games: bool = False) -> list:
+def play_chunk(compiled: Compiled, chunk: Chunk[Played], keep_games: bool = False) -> list[Played]:
     """The chunk's matches: `Match`es, or what the chunk's own `play` returns for each."""
     if chunk.play is not None:
         return [chunk.play(compiled, chunk.first + k, game_seed, bot_seed)
                 for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
     checker = Checker(chunk.max_actions) if chunk.check else None
-    return [play_match(compiled, chunk.first + k, game_seed, bot_seed, chunk.seats, chunk.record, checker,
-                       keep_games, chunk.engine) for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
+    played = [play_match(compiled, chunk.first + k, game_seed, bot_seed, chunk.seats, chunk.record, checker,
+                         keep_games, chunk.engine) for k, (game_seed, bot_seed) in enumerate(chunk.seeds)]
+    return cast("list[Played]", played)  # a chunk without `play` is a Chunk[Match]: `matches` makes it so
 
 
+@overload
 def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...] | None = None, record: bool = False,
             invariants: Checker | None = None, workers: int = 1, ray: str | None = None,
-            play: Callable | None = None, engine: str | None = None) -> Iterator[Match]:
+            play: None = None, engine: str | None = None) -> Generator[Match, None, None]: ...
+@overload
+def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...] | None = None, record: bool = False,
+            invariants: Checker | None = None, workers: int = 1, ray: str | None = None,
+            play: Callable[[Compiled, int, int, int], Played], engine: str | None = None
+            ) -> Generator[Played, None, None]: ...
+def matches(compiled: Compiled, games: int, seed: int, *, seats: tuple[str, ...] | None = None, record: bool = False,
+            invariants: Checker | None = None, workers: int = 1, ray: str | None = None,
+            play: Callable[[Compiled, int, int, int], Played] | None = None,
+            engine: str | None = None) -> Generator[Played | Match, None, None]:
     """Play matches 0 .. games-1, in this process (`workers` 1), in a pool of `workers`
     processes, or on Ray (`ray`: a cluster's address, or "local" to start one here); yield them
     in match order whatever plays them, with their games when played in this process. Closing
@@ -224,8 +247,8 @@ def _chunking(games: int, size: int, workers: int) -> Iterator[tuple[int, int]]:
         first += count
 
 
-def _pool(table: Table, chunks: Iterable[Chunk], workers: int, compiled: Compiled,
-          engine: str | None = None) -> Iterator[Match]:
+def _pool(table: Table, chunks: Iterable[Chunk[Played]], workers: int, compiled: Compiled,
+          engine: str | None = None) -> Iterator[Played]:
     """The chunks played by this process and a pool of `workers - 1` more, yielded in order.
     This process plays a chunk itself whenever the pool has `AHEAD` chunks under way per worker:
     it would only wait otherwise, and so it plays from the start, while the pool starts.
@@ -243,7 +266,8 @@ def _pool(table: Table, chunks: Iterable[Chunk], workers: int, compiled: Compile
     gc.freeze()
     pool = context.Pool(workers - 1, _start_worker, (table,))
     under_way, most = (workers - 1) * AHEAD, 2 * workers * AHEAD
-    pending: deque = deque()  # each chunk's result, in chunk order: a worker's to come, or one played here
+    pending: deque[AsyncResult[list[Played]] | _PlayedHere[Played]] = deque()  # each chunk's result, in chunk
+    #                                                   order: a worker's to come, or one played here
     try:
         for chunk in chunks:
             if sum(not p.ready() for p in pending) < under_way:
@@ -263,30 +287,33 @@ def _pool(table: Table, chunks: Iterable[Chunk], workers: int, compiled: Compile
             del _compiled[table.key]
 
 
-class _PlayedHere:
+class _PlayedHere(Generic[Played]):
     """A chunk the parent of a pool played, as a worker's result reads: ready, and `get` gives
     its matches or raises what playing it raised, in its turn (an error of a later chunk does
     not overtake the matches before it)."""
 
-    def __init__(self, compiled: Compiled, chunk: Chunk):
+    def __init__(self, compiled: Compiled, chunk: Chunk[Played]):
+        self.matches: list[Played] = []
+        self.error: Exception | None = None
         try:
-            self.matches, self.error = play_chunk(compiled, chunk), None
+            self.matches = play_chunk(compiled, chunk)
         except Exception as e:  # noqa: BLE001 - raised again in its turn, as the pool raises a worker's
-            self.matches, self.error = [], e
+            self.error = e
 
     def ready(self) -> bool:
         return True
 
-    def get(self) -> list:
+    def get(self) -> list[Played]:
         if self.error is not None:
             raise self.error
         return self.matches
 
 
-def in_order(submit: Callable, wait: Callable, chunks: Iterable[Chunk], ahead: int) -> Iterator[Match]:
+def in_order(submit: Callable[[Chunk[Played]], Handle], wait: Callable[[Handle], list[Played]],
+             chunks: Iterable[Chunk[Played]], ahead: int) -> Iterator[Played]:
     """Submit chunks while at most `ahead` are in flight; yield each chunk's matches in the
     order submitted. `submit(chunk)` returns a handle, `wait(handle)` its list of matches."""
-    pending: deque = deque()
+    pending: deque[Handle] = deque()
     for chunk in chunks:
         pending.append(submit(chunk))
         if len(pending) >= ahead:
@@ -313,7 +340,8 @@ def _start_worker(table: Table) -> None:
     compiled_here(table)
 
 
-def _play_in_worker(chunk: Chunk) -> list[Match]:
+def _play_in_worker(chunk: Chunk[Played]) -> list[Played]:
+    assert _table is not None, "a pool worker gets its table when it starts (_start_worker)"
     return play_chunk(compiled_here(_table), chunk)
 
 
@@ -381,7 +409,8 @@ class Tally:
                 wins[s] += 1
             for reason in ends:
                 reasons[reason] += 1
-        rounds, moves, best = ([row[k] for row in self.matches] for k in range(3))
+        rounds, moves, best = ([row[0] for row in self.matches], [row[1] for row in self.matches],
+                               [row[2] for row in self.matches])
         return Stats(self.games, self.players, seed, wall, self.games / max(wall, 1e-9), *_mean_sd(rounds),
                      *_mean_sd(moves), *_mean_sd(best), tuple(wins), reasons, self.seats, self.teams,
                      self._team_wins())

@@ -19,15 +19,22 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from typing import TYPE_CHECKING, Any
 
 from . import model as m
 from .compile import Compiled
-from .engine import Game, State
+from .engine import State, View
 from .fast import FastGame
 from .notation import Move
 from .redact import UNSEEN
 
+if TYPE_CHECKING:  # bots imports this module
+    from .bots import SeatView
+
 Place = tuple[int, int]  # (zone index, owner seat, or -1 for a shared zone)
+# a place's content: its faces (or cards), or its piles of them where the zone has piles; the
+# zone's model tells which, as for `engine.State.zones`, so the type cannot
+Content = list[Any]
 
 
 def public_flow(state: State) -> State:
@@ -43,14 +50,16 @@ class Layout:
     """A view read back into numbers: the faces in each place the seat sees, the count (and the
     number of piles) of each place it does not."""
 
-    visible: dict  # Place -> faces, or piles of faces
-    hidden: dict  # Place -> (cards, piles or None)
-    faces: Counter  # every face the seat sees, wherever it lies
+    visible: dict[Place, Content]  # faces, or piles of faces
+    hidden: dict[Place, tuple[int, int | None]]  # (cards, piles or None)
+    faces: Counter[int]  # every face the seat sees, wherever it lies
 
     @classmethod
-    def of(cls, compiled: Compiled, view: dict) -> Layout:
+    def of(cls, compiled: Compiled, view: View) -> Layout:
         index = {text: i for i, text in enumerate(compiled.faces)}
-        visible, hidden, faces = {}, {}, Counter()
+        visible: dict[Place, Content] = {}
+        hidden: dict[Place, tuple[int, int | None]] = {}
+        faces: Counter[int] = Counter()
         for z, zone in enumerate(compiled.model.zones):
             content = view["zones"][zone.name]
             for owner, shown in enumerate(content) if zone.per_seat else ((-1, content),):
@@ -72,12 +81,12 @@ class Knowledge:
     """What one seat knows of the cards it cannot see: derived from its views and the moves as
     it saw them, one observation at a time (`observe`)."""
 
-    def __init__(self, compiled: Compiled, seat: int, start: dict):
+    def __init__(self, compiled: Compiled, seat: int, start: View):
         self.c, self.seat = compiled, seat
         self.deck = Counter(compiled.face_of)
         self.layout = Layout.of(compiled, start)
         self.round = start["round"]
-        self.pinned: dict[Place, Counter] = {}
+        self.pinned: dict[Place, Counter[int]] = {}
         self.observed = 0  # observations taken
         # the zones a play's effects swap or pass round whole: their hidden places are shuffled
         # from the seat's point of view, whatever the counts say
@@ -89,7 +98,7 @@ class Knowledge:
         self._only_face = {p.name: next(iter(p.faces)) for p in compiled.plays
                            if p.faces is not None and len(p.faces) == 1 and p.mate is None}
 
-    def observe(self, mover: int, move: Move, view: dict) -> None:
+    def observe(self, mover: int, move: Move, view: View) -> None:
         """Take one observation: `mover` made `move` (as this seat saw it); `view` is this seat's
         view after it and after all that followed by itself."""
         self.observed += 1
@@ -98,10 +107,10 @@ class Knowledge:
         if view["round"] != self.round:  # a new deal: nothing is known of it yet
             self.round, self.pinned = view["round"], {}
             return
-        explained: Counter = Counter()  # the change in each hidden place the move itself accounts for
+        explained: Counter[Place] = Counter()  # the change in each hidden place the move itself accounts for
         appeared, vanished = after.faces - before.faces, before.faces - after.faces
         announced: list[int] = []
-        dest = None
+        dest: Place | None = None
         if move.card and self.c.model.play(move.play).value is None:  # a play of no card moves none itself
             play = self.c.model.play(move.play)
             zones = self.c.zone_index
@@ -149,7 +158,7 @@ class Knowledge:
                 self.pinned.pop(place, None)
         if vanished and len(gains) == 1 and sum(vanished.values()) == next(iter(gains.values())):
             self.pinned.setdefault(next(iter(gains)), Counter()).update(vanished)
-        if announced and dest in after.hidden and not self.c.model.zones[dest[0]].piles:
+        if announced and dest is not None and dest in after.hidden and not self.c.model.zones[dest[0]].piles:
             self.pinned.setdefault(dest, Counter()).update(announced)
         self._reconcile()
 
@@ -170,7 +179,7 @@ class Knowledge:
             else:
                 self.pinned[place] = pins
         unseen = self.unseen()
-        total = Counter()
+        total: Counter[int] = Counter()
         for pins in self.pinned.values():
             total.update(pins)
         for face, k in total.items():
@@ -178,7 +187,7 @@ class Knowledge:
                 for pins in self.pinned.values():
                     pins.pop(face, None)
 
-    def unseen(self) -> Counter:
+    def unseen(self) -> Counter[int]:
         """The faces of the cards the seat does not see now."""
         return self.deck - self.layout.faces
 
@@ -208,14 +217,14 @@ class Sampler:
         """Whether two samples can differ in their cards: unseen faces of more than one kind."""
         return len(set(self.pool)) > 1 or any(len(set(pins)) > 1 for *_, pins in self.places)
 
-    def sample(self, rng: random.Random) -> Game:
+    def sample(self, rng: random.Random) -> FastGame:
         """A match the seat cannot tell from the real one, its chance seeded from `rng`."""
         pool = list(self.pool)
         rng.shuffle(pool)
         next_card = {face: iter(cards) for face, cards in self.cards_of.items()}
-        zones = [[[] for _ in range(self.c.players)] if z.per_seat else [] for z in self.c.model.zones]
+        zones: list[Any] = [[[] for _ in range(self.c.players)] if z.per_seat else [] for z in self.c.model.zones]
 
-        def put(place: Place, content) -> None:
+        def put(place: Place, content: Content) -> None:
             z, owner = place
             if owner < 0:
                 zones[z] = content
@@ -244,18 +253,19 @@ class Memory:
 
     def __init__(self) -> None:
         self.knowledge: Knowledge | None = None
-        self.start: dict | None = None
+        self.start: View | None = None
 
-    def of(self, seen) -> Knowledge:
+    def of(self, seen: SeatView) -> Knowledge:
         k = self.knowledge
         if k is None or seen.start is not self.start or k.observed > len(seen.history):  # a new match
+            assert seen.start is not None, "a Table gives the view once dealt to every bot that observes"
             k = self.knowledge = Knowledge(seen.compiled, seen.seat, seen.start)
             self.start = seen.start
         for s in seen.history[k.observed:]:
             k.observe(s.mover, s.move, s.view)
         return k
 
-    def sampler(self, seen) -> Sampler:
+    def sampler(self, seen: SeatView) -> Sampler:
         return Sampler(seen.compiled, self.of(seen), seen.flow)
 
 

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import jsonschema
 import yaml
 
-from .check import near
 from .diagnostics import Diagnostic, RulesError, Span
 from .errors import clip
+from .expressions import near
 from .files import decode, position, read_bytes
 
 MAX_BYTES = 1 << 20  # a scenario or house file of a megabyte is already far more than any needs

@@ -118,8 +118,8 @@ def test_both_engines_give_the_same_self_play_figures(klats):
 HOSTILE = [("zone hand", "zone __import__"), ("from hand", "from __import__"), ("to hand", "to __import__"),
            ("hand of s", "__import__ of s"), ("play put", "play exec"), ("of put or", "of exec or"),
            ("card skull", "card os_system"), ('face "{colour}{value}"', 'face "\\"\\"\\"{colour}\')\\\\n{value}"')]
-OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R|E|ix|V)\d+|"
-                       r"effect\d+_\d+(_0)*|step\d+(_0)*|setup\d+|value\d+")
+OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R|E|ix|V|WA|WL)"
+                       r"\d+|effect\d+_\d+(_0)*|step\d+(_0)*|setup\d+|value\d+")
 FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "i", "pile", "face", "card", "c", "f",
          "mate_face", "NO_CARD", "NO_MATE", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod",
          "_top",
@@ -135,7 +135,12 @@ FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "
          "final_turns", "silent", "clear", "drawn", "_actions", "_dirty", "_advance", "_end_round",
          "_take_face", "_turn_over", "_open_window", "_forget", "_wrote", "PASS", "EngineError", "endless_round",
          "answers", "_answers", "answer", "answered", "closed", "_window_actions", "TEAM", "PARTNER", "_team_total",
-         "_best", "values", "played", "_meld_actions"}
+         "_best", "values", "played", "_meld_actions",
+         # the match loop's window and caches, and the round's setup
+         "_parts", "ps", "Shallow", "__class__", "keep", "mate", "passes", "spent", "start_round", "ORDERS", "deck",
+         "into", "reversed", "rng", "shuffle", "round", "totals", "from_seat", "to_seat", "moved", "_rng_state",
+         "idle", "seen", "now", "idle_state", "idle_round", "start", "live", "_live", "draw", "size", "bits", "r",
+         "bit_length", "RINGS", "_shuffle"}
 
 
 def names_in(source: str) -> set[str]:
@@ -246,10 +251,10 @@ def test_window_shares_are_kept_until_what_they_read_changes():
         asked += step is c.window
         return generate(seat, step)
 
-    def computing(env, seat, parts):
+    def computing(env, seat, parts, live):
         nonlocal computed
         computed += sum(p is None for p in parts)
-        return window(env, seat, parts)
+        return window(env, seat, parts, live)
 
     reference._generate, fast._window_gen = asking, computing
     rng = random.Random(11)
@@ -259,3 +264,36 @@ def test_window_shares_are_kept_until_what_they_read_changes():
         reference.play(action)
         fast.play(action)
     assert asked > 100 and computed < asked * len(c.window.plays) / 4
+
+
+def test_the_generated_shuffle_draws_as_random_shuffle():
+    """`codegen._shuffle` is `Random.shuffle` without a call per card: the same order and the
+    same state of the source after it, for any size; another source's own shuffle is used."""
+    for size in (0, 1, 2, 7, 90, 200):
+        for seed in range(5):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            deck, expected = list(range(size)), list(range(size))
+            codegen._shuffle(ours, deck)
+            theirs.shuffle(expected)
+            assert deck == expected and ours.getstate() == theirs.getstate()
+
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+
+    deck = [1, 2, 3]
+    codegen._shuffle(Reversing(0), deck)
+    assert deck == [3, 2, 1]
+
+
+@pytest.mark.parametrize("name, edition, players", [("klats", None, 3), ("arne_92", None, 3), ("arne_total", "en", 4)])
+def test_the_match_loop_draws_as_choice_whatever_the_chooser(name, edition, players):
+    """The match loop writes out `Random.choice` for a plain random source; any other chooser
+    is called: with one that calls the same `choice`, the matches end alike."""
+    c = compile_ruleset(load(str(RULESETS / f"{name}.rules"), edition).model, players)
+    for seed in range(3):
+        written, called = FastGame(c, seed), FastGame(c, seed)
+        first, second = random.Random(seed), random.Random(seed)
+        written.play_random(first.choice, 10**6)
+        called.play_random(lambda actions, rng=second: rng.choice(actions), 10**6)
+        assert written.state == called.state and first.getstate() == second.getstate()

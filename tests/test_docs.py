@@ -15,7 +15,7 @@ from functools import cache
 
 import pytest
 
-from cardrules.interpreter import check, engine, melds, parse, progress
+from cardrules.interpreter import check, engine, expressions, melds, parse, progress
 from cardrules.interpreter import compile as compiling
 from cardrules.interpreter.bots import RandomBot, play_out
 from cardrules.interpreter.compile import compile_ruleset
@@ -141,7 +141,7 @@ CONTEXT_HEADER = ["name", "type", "SETUP", "DECK", "GLOBAL", "PLAY_CARD", "PLAY_
 
 
 def test_the_names_in_scope_table_is_the_checkers():
-    contexts = check.CONTEXTS
+    contexts = expressions.CONTEXTS
     assert set(contexts) == set(CONTEXT_HEADER[2:]), "the checker's contexts and the doc's columns differ"
     documented = {context: {} for context in contexts}
     for row in _table(CONTEXT_HEADER):
@@ -150,7 +150,7 @@ def test_the_names_in_scope_table_is_the_checkers():
             if mark:
                 documented[context][name] = type_
     for context, names in contexts.items():
-        assert documented[context] == names, f"the doc's column {context} differs from check.{context}"
+        assert documented[context] == names, f"the doc's column {context} differs from expressions.{context}"
 
 
 EXAMPLE_HEADER = ["form", "gives", "example", "example's type"]
@@ -226,10 +226,10 @@ HOLE = re.compile(r"\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")  # an f-string's {...}, on
 
 @cache
 def _skeletons() -> set[str]:
-    """Every message the parser, the checker and the options can give, each run of `{...}`
-    shown as one `…`."""
+    """Every message the parser, the checker (with its expressions and plays) and the options can
+    give, each run of `{...}` shown as one `…`."""
     found = set()
-    for name in ("parse", "check", "options", "files"):
+    for name in ("parse", "check", "expressions", "plays", "options", "files"):
         source = (REPO / "interpreter" / f"{name}.py").read_text(encoding="utf-8")
         for m in MESSAGE.finditer(source):
             text = HOLE.sub("…", m.group(2)) if m.group(1) else m.group(2)
