@@ -36,7 +36,7 @@ from .engine import Action, EngineError, View
 from .fast import FastGame
 from .notation import MoveError
 from .outcome import margin_after, round_values, seat_rivals
-from .seats import ISMCTS_ITERATIONS, Seat
+from .seats import GREEDY_SAMPLES, ISMCTS_ITERATIONS, Seat
 from .worlds import Memory, Sampler
 
 if TYPE_CHECKING:  # bots imports this module
@@ -44,6 +44,10 @@ if TYPE_CHECKING:  # bots imports this module
 
 EXPLORATION = 0.7  # UCB's constant, for rewards in 0..1
 HORIZON = 2  # actions per seat after the decision (tree and playout together) at which a line is scored
+# Experiment switches (branch bots2): how the playouts and the root's choice use greedy's figures.
+GREEDY_SHARE = 1.0  # the share of playout moves chosen greedily, the rest at random
+GREEDY_SEATS = "all"  # whose playout moves may be greedy: "all", "root" (the seat searching), "rivals"
+ROOT_PRIOR = 0.0  # weight of greedy's one-ply ranks at the root, a progressive bias: prior / (visits + 1)
 # a tree edge: (mover, play index or -1 for a pass, then the action's own: what is played, whose
 # `Any` is `engine.Action`'s, the target seat, the pile)
 Key: TypeAlias = tuple[int, int, Any, int, int]
@@ -81,13 +85,14 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
     by_key = {key(seat, a): a for a in legal}
     n = sampler.c.players
     horizon = HORIZON * n
+    prior = _root_prior(sampler, seat, legal, rng) if ROOT_PRIOR else {}
     done = 0
     while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
         done += 1
         world = sampler.sample(rng)
         if world.to_move != seat:  # a world whose flow went otherwise: it cannot answer this decision
             continue
-        _iterate(world, root, by_key, rng, horizon, scale, rivals)
+        _iterate(world, root, by_key, rng, horizon, scale, rivals, prior)
     edges = [Edge(by_key[k], child.visits, child.wins / child.visits if child.visits else 0.0)
              for k, child in root.children.items() if k in by_key]
     edges.sort(key=lambda e: (-e.visits, -e.win_rate))
@@ -95,8 +100,9 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
 
 
 def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.Random, horizon: int,
-             scale: list[float], rivals: tuple[tuple[int, ...], ...]) -> None:
+             scale: list[float], rivals: tuple[tuple[int, ...], ...], prior: dict[Key, float]) -> None:
     st = world.state
+    searcher = world.to_move
     start_round = st.round
     node = root
     path: list[tuple[Node, int]] = []  # the nodes of the line, each with the seat that moved into it
@@ -116,6 +122,8 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
                 child.avail += 1
                 if not untried:
                     value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+                    if node is root and prior:
+                        value += ROOT_PRIOR * prior[k] / (child.visits + 1)
                     if value > best_value:
                         best, best_value = (child, action), value
             if untried:
@@ -129,7 +137,12 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
             path.append((node, mover))
         steps = len(path)
         while not st.over and st.round == start_round and steps < horizon:
-            world.play(_greedy_move(world, rng))
+            to_move = world.to_move
+            greedy = GREEDY_SEATS == "all" or (GREEDY_SEATS == "root") == (to_move == searcher)
+            if greedy and (GREEDY_SHARE >= 1.0 or rng.random() < GREEDY_SHARE):
+                world.play(_greedy_move(world, rng))
+            else:
+                world.play(rng.choice(world.actions()))
             steps += 1
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
@@ -140,6 +153,21 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
         node.visits += 1
         node.reward += rewards[mover]
         node.wins += (values[mover] == top) / winners
+
+
+def _root_prior(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Random) -> dict[Key, float]:
+    """Greedy's one-ply figures for the root's moves (summed over up to `GREEDY_SAMPLES` sampled
+    worlds, as greedy sums them), as ranks in 0..1: the best move 1, the worst 0."""
+    totals = [0.0] * len(legal)
+    for _ in range(GREEDY_SAMPLES if sampler.uncertain else 1):
+        world = sampler.sample(rng)
+        if world.to_move != seat:
+            continue
+        for i, action in enumerate(legal):
+            totals[i] += margin_after(world, action, seat)
+    order = sorted(set(totals))
+    span = max(len(order) - 1, 1)
+    return {key(seat, a): order.index(t) / span for a, t in zip(legal, totals, strict=True)}
 
 
 def _greedy_move(world: FastGame, rng: random.Random) -> Action:
