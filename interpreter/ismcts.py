@@ -47,6 +47,7 @@ HORIZON = 2  # actions per seat after the decision (tree and playout together) a
 # Experiment switches (branch bots2): how the playouts and the root's choice use greedy's figures.
 GREEDY_SHARE = 1.0  # the share of playout moves chosen greedily, the rest at random
 GREEDY_SEATS = "all"  # whose playout moves may be greedy: "all", "root" (the seat searching), "rivals"
+REWARD_GAIN = False  # margins counted as the gain over the margins where the line began, not as they stand
 ROOT_PRIOR = 0.0  # weight of greedy's one-ply ranks at the root, a progressive bias: prior / (visits + 1)
 # a tree edge: (mover, play index or -1 for a pass, then the action's own: what is played, whose
 # `Any` is `engine.Action`'s, the target seat, the pile)
@@ -104,6 +105,7 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
     st = world.state
     searcher = world.to_move
     start_round = st.round
+    before = _margins(round_values(world, start_round), rivals) if REWARD_GAIN else None
     node = root
     path: list[tuple[Node, int]] = []  # the nodes of the line, each with the seat that moved into it
     try:
@@ -147,7 +149,7 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
     values = round_values(world, start_round)
-    rewards, top = _rewards(values, scale, rivals), max(values)
+    rewards, top = _rewards(values, scale, rivals, before), max(values)
     winners = sum(1 for v in values if v == top)
     for node, mover in path:
         node.visits += 1
@@ -190,14 +192,22 @@ def _greedy_move(world: FastGame, rng: random.Random) -> Action:
     return rng.choice(best or actions)
 
 
-def _rewards(values: list[float], scale: list[float], rivals: tuple[tuple[int, ...], ...]) -> list[float]:
+def _margins(values: list[float], rivals: tuple[tuple[int, ...], ...]) -> list[float]:
+    """Each seat's value less its best rival's."""
+    return [v - max((values[t] for t in rivals[s]), default=0) for s, v in enumerate(values)]
+
+
+def _rewards(values: list[float], scale: list[float], rivals: tuple[tuple[int, ...], ...],
+             before: list[float] | None = None) -> list[float]:
     """Each seat's reward in 0..1 (see the module's docstring). `scale` holds the sum of the
     margins' sizes seen so far and their number, added to here: a margin counts through
     tanh(margin / mean size), so that the margins that decide matches weigh, not the outliers.
     A margin is over the best rival (`outcome.seat_rivals`)."""
     best = max(values)
     winners = sum(1 for v in values if v == best)
-    margins = [v - max((values[t] for t in rivals[s]), default=0) for s, v in enumerate(values)]
+    margins = _margins(values, rivals)
+    if before is not None:  # the gain over the line's start: far behind or ahead, a tanh of the margin is flat
+        margins = [m - b for m, b in zip(margins, before, strict=True)]
     scale[0] += sum(abs(m) for m in margins)
     scale[1] += len(margins)
     size = scale[0] / scale[1] or 1.0
