@@ -1337,13 +1337,7 @@ class _Generator:
             w.line("else:")
             w.indent()
             if self.model.window is not None:  # compiled to `c.window`
-                when = self.model.window.when
-                if when is not None:
-                    w.line(f"env[{SELF}] = st.active")
-                    w.line(f"if {self.ex(when, {})}:")
-                    w.line("    st.window = [st.active, 0]")
-                else:
-                    w.line("st.window = [st.active, 0]")
+                self.open_window("st.active")
             if _silences(self.model):
                 w.line("if st.silent and st.window is None:")
                 w.line("    st.silent.clear()")
@@ -1513,6 +1507,17 @@ class _Generator:
                 extra += self.window_after_step(extra)
         raise CodegenError("a turn with no play step")  # `compile` gives every turn one
 
+    def open_window(self, seat: str) -> None:
+        """The response window opens after `seat`'s turn step, where its `when` (if any) holds."""
+        w, window = self.w, self.model.window
+        assert window is not None  # the callers write this only for a ruleset with a window
+        if window.when is not None:
+            w.line(f"env[{SELF}] = {seat}")
+            w.line(f"if {self.ex(window.when, {})}:")
+            w.line(f"    st.window = [{seat}, 0]")
+        else:
+            w.line(f"st.window = [{seat}, 0]")
+
     def end_round_if_due(self, then: tuple[str, ...] = ()) -> None:
         """In the advance loop, after a step that is not a play: the round ends if one of its
         conditions holds (the loop too, with the match), and the lines `then` follow."""
@@ -1542,13 +1547,7 @@ class _Generator:
         if self.model.window is not None:  # compiled to `c.window`
             w.line("else:")
             w.indent()
-            when = self.model.window.when
-            if when is not None:
-                w.line(f"env[{SELF}] = active")
-                w.line(f"if {self.ex(when, {})}:")
-                w.line("    st.window = [active, 0]")
-            else:
-                w.line("st.window = [active, 0]")
+            self.open_window("active")
             w.dedent()
         w.line("idle += 1")
         w.line(f"if idle % {c.players} == 0:  # progress.py: the same state after a whole cycle repeats for ever")
