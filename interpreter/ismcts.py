@@ -48,6 +48,8 @@ HORIZON = 2  # actions per seat after the decision (tree and playout together) a
 GREEDY_SHARE = 1.0  # the share of playout moves chosen greedily, the rest at random
 GREEDY_SEATS = "all"  # whose playout moves may be greedy: "all", "root" (the seat searching), "rivals"
 REWARD_GAIN = False  # margins counted as the gain over the margins where the line began, not as they stand
+TURN_HORIZON = 0  # if > 0: a line is scored once this many turns have begun after the decision (HORIZON_CAP actions at most)
+HORIZON_CAP = 12  # actions per seat, the most a TURN_HORIZON line plays
 ROOT_PRIOR = 0.0  # weight of greedy's one-ply ranks at the root, a progressive bias: prior / (visits + 1)
 # a tree edge: (mover, play index or -1 for a pass, then the action's own: what is played, whose
 # `Any` is `engine.Action`'s, the target seat, the pile)
@@ -85,7 +87,7 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
     root, scale, rivals = Node(), [0.0, 0], seat_rivals(sampler.c)
     by_key = {key(seat, a): a for a in legal}
     n = sampler.c.players
-    horizon = HORIZON * n
+    horizon = (HORIZON_CAP if TURN_HORIZON else HORIZON) * n
     prior = _root_prior(sampler, seat, legal, rng) if ROOT_PRIOR else {}
     done = 0
     while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
@@ -107,6 +109,7 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
     start_round = st.round
     before = _margins(round_values(world, start_round), rivals) if REWARD_GAIN else None
     node = root
+    turns = [0, st.active, st.step]
     path: list[tuple[Node, int]] = []  # the nodes of the line, each with the seat that moved into it
     try:
         while not st.over and st.round == start_round and len(path) < horizon:
@@ -133,12 +136,15 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
                 child = node.children[k] = Node()
                 world.play(action)
                 path.append((child, mover))
+                _count_turn(st, turns)
                 break
             node, action = best  # type: ignore[misc]  # every action has a child, and a UCB value >= 0 beats -1
             world.play(action)
             path.append((node, mover))
+            if _count_turn(st, turns):
+                break
         steps = len(path)
-        while not st.over and st.round == start_round and steps < horizon:
+        while not st.over and st.round == start_round and steps < horizon and not (TURN_HORIZON and turns[0] >= TURN_HORIZON):
             to_move = world.to_move
             greedy = GREEDY_SEATS == "all" or (GREEDY_SEATS == "root") == (to_move == searcher)
             if greedy and (GREEDY_SHARE >= 1.0 or rng.random() < GREEDY_SHARE):
@@ -146,6 +152,7 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
             else:
                 world.play(rng.choice(world.actions()))
             steps += 1
+            _count_turn(st, turns)
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
     values = round_values(world, start_round)
@@ -155,6 +162,15 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
         node.visits += 1
         node.reward += rewards[mover]
         node.wins += (values[mover] == top) / winners
+
+
+def _count_turn(st: Any, turns: list[int]) -> bool:
+    """Count a turn begun (the active seat changed, or its steps began again); True once
+    TURN_HORIZON turns have begun."""
+    if st.active != turns[1] or st.step < turns[2]:
+        turns[0] += 1
+    turns[1], turns[2] = st.active, st.step
+    return bool(TURN_HORIZON) and turns[0] >= TURN_HORIZON
 
 
 def _root_prior(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Random) -> dict[Key, float]:
