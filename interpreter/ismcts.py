@@ -259,5 +259,6 @@ class IsmctsBot:
         fresh = [e.action for e in edges if (view, key(seen.seat, e.action)) not in self.taken]
         fresh += [a for a in legal if (view, key(seen.seat, a)) not in self.taken and a not in fresh]
         action = fresh[0] if fresh else self.rng.choice(legal)
-        self.taken.add((view, key(seen.seat, action)))
+        if action[0] is not None:  # a pass cannot make a cycle, and the same view may well be asked again
+            self.taken.add((view, key(seen.seat, action)))
         return action
