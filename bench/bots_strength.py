@@ -83,6 +83,13 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _spread(times: list[float]) -> str:
+    """The median and 95th percentile of sorted decision times, or a dash where there are none."""
+    if not times:
+        return "-"
+    return f"{statistics.median(times):.3f} / {times[int(0.95 * (len(times) - 1))]:.3f}"
+
+
 def cells(args) -> list[tuple[str, str, list[tuple]]]:
     """(ruleset, cell name, tasks) for every cell of the run."""
     out = []
@@ -122,8 +129,8 @@ def main() -> None:
     targets = {f"{a} vs {b}": t for a, b, t in PAIRS} | {"ismcts vs 3 random": 0.50}
     print(f"bots_strength: {args.games} matches a cell, ismcts seat '{args.ismcts}', seed {args.seed}, "
           f"{args.workers} workers\n")
-    print("| ruleset | cell | win rate | 95% CI | target | met | cpu s/match |")
-    print("|---|---|---|---|---|---|---|", flush=True)
+    print("| ruleset | cell | win rate | 95% CI | target | met | cpu s/match | decision s, median / p95 |")
+    print("|---|---|---|---|---|---|---|---|", flush=True)
     started, times, cpu = time.perf_counter(), [], 0.0
     with multiprocessing.Pool(args.workers) as pool:
         for spec, name, tasks in plan:  # each row as soon as its cell is done: a cut run keeps its rows
@@ -134,14 +141,15 @@ def main() -> None:
             low, high = wilson(wins, len(outcomes))
             target = targets[name]
             met = "yes" if low >= target else ("no" if high < target else "unsure")
+            cell_times = sorted(t for _, ts, _ in outcomes for t in ts)
             print(f"| {spec} | {name} | {wins / len(outcomes):.0%} | {low:.0%}-{high:.0%} | >= {target:.0%} | {met} | "
-                  f"{cell_cpu / len(outcomes):.1f} |",
+                  f"{cell_cpu / len(outcomes):.1f} | {_spread(cell_times)} |",
                   flush=True)
-            times += [t for _, ts, _ in outcomes for t in ts]
+            times += cell_times
     if times:
         times.sort()
         print(f"\nismcts decisions ('{args.ismcts}', two or more legal moves, processor time): {len(times)}, median "
-              f"{statistics.median(times):.3f} s, 95th percentile {times[int(0.95 * (len(times) - 1))]:.3f} s")
+              f"and 95th percentile {_spread(times)} s")
     print(f"wall time {time.perf_counter() - started:.0f} s; processor time {cpu:.0f} s, so about "
           f"{cpu / args.workers:.0f} s on {args.workers} idle cores")
 

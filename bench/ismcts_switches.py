@@ -1,15 +1,20 @@
-"""Run bench/bots_strength.py with ismcts module constants set (fork workers inherit them):
-    python bench/ismcts_switches.py GREEDY_SHARE=0.5 -- --games 60 --workers 2 --seed 7 --rulesets arne_92 ...
+"""Run bench/bots_strength.py with module constants of interpreter/ismcts.py set otherwise (the
+pool's forked workers inherit them), to measure a setting before it becomes the default:
+
+    python bench/ismcts_switches.py HORIZON=3 EXPLORATION=1.0 -- --games 200 --workers 2 --rulesets arne_92 --no-four
 """
+import ast
 import runpy
 import sys
 
-import cardrules.interpreter.ismcts as m
+import cardrules.interpreter.ismcts as ismcts
 
-i = sys.argv.index("--")
-for item in sys.argv[1:i]:
-    name, value = item.split("=")
-    setattr(m, name, type(getattr(m, name))(value))
-    print(f"ismcts.{name} = {getattr(m, name)!r}")
-sys.argv = ["bench/bots_strength.py"] + sys.argv[i + 1:]
+split = sys.argv.index("--") if "--" in sys.argv else len(sys.argv)
+for item in sys.argv[1:split]:
+    name, _, text = item.partition("=")
+    if not name.isupper() or not hasattr(ismcts, name):
+        sys.exit(f"ismcts has no constant {name!r}")
+    setattr(ismcts, name, ast.literal_eval(text))  # a literal: 3, 1.0, True, "all"
+    print(f"ismcts.{name} = {getattr(ismcts, name)!r}")
+sys.argv = ["bench/bots_strength.py"] + sys.argv[split + 1:]
 runpy.run_path("bench/bots_strength.py", run_name="__main__")
