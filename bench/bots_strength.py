@@ -125,8 +125,8 @@ def main() -> None:
                         help="only these two-player cells (default: all three; none: --pairs alone)")
     parser.add_argument("--no-four", dest="four", action="store_false", help="leave out the 4-player cells")
     parser.add_argument("--four-games", type=int,
-                        help="matches a 4-player cell (default: half of --games; a 4-player match costs ismcts "
-                             "about twice a 2-player one, and its target, twice the fair share, is far from the figures)")
+                        help="matches a 4-player cell (default: half of --games: a 4-player match costs ismcts "
+                             "about twice a 2-player one, and the figures are far above its target)")
     args = parser.parse_args()
     if args.four_games is None:
         args.four_games = max(1, args.games // 2)
