@@ -14,7 +14,7 @@ from cardrules.interpreter import invariants
 from cardrules.interpreter.bots import GreedyBot, RandomBot, SeatView, Table, make_bot
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game
-from cardrules.interpreter.ismcts import IsmctsBot, key
+from cardrules.interpreter.ismcts import IsmctsBot, _rewards, key
 from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.outcome import seat_rivals
 from cardrules.interpreter.seats import Seat, SeatError, parse_seat, parse_seats
@@ -356,3 +356,15 @@ def test_ismcts_never_makes_the_same_play_twice_from_the_same_view_but_passes_ag
     assert len(set(map(repr, made))) == len(made)  # no play twice
     assert set(map(repr, made)) <= set(map(repr, plays))
     assert sum(a[0] is None for a in chosen) >= 4  # more asks than plays: the rest are passes
+
+
+def test_ismcts_rewards_a_line_by_its_gain_not_by_where_it_stands():
+    """Far behind, tanh of the margin is flat and the search chose at random (an x2 thrown away
+    3,800 points down): two lines with the same gains reward alike, wherever they began."""
+    rivals = ((1,), (0,))
+    scale = [0.0, 0]
+    far = _rewards([1000, 5000], scale, rivals, before=[-6000, 6000])  # margins -4000/4000, gains 2000/-2000
+    near = _rewards([1000, 2000], scale, rivals, before=[-3000, 3000])  # margins -1000/1000, the same gains
+    assert far == pytest.approx(near)
+    worse = _rewards([1000, 2000], scale, rivals, before=[-1000, 1000])  # the same standing, no gain
+    assert worse[0] < near[0] and worse[1] > near[1]
