@@ -14,8 +14,8 @@ played at random (in a long round, 40% against greedy where the short horizon ma
 a fixed horizon scores every line of one decision at the same distance, so that no line looks
 better for being cut where its seat had just scored. Random moves within the horizon were noise
 too (a window's black cards played anywhere): greedy ones took ARNE Total @ru from 44% to 65%
-against greedy on the same 60 deals, at half the iterations. Longer lines (to the start of the
-seat's next turn but one) cost twice as much and did no better.
+against greedy on the same 60 deals, at half the iterations. Longer lines (until three turns have
+begun: with two seats, until the seat's own next turn is over) cost twice as much and did no better.
 
 Backed up per seat, for the seat that moved into each node, so three or more seats each pursue
 their own. A seat's reward is half a win (1 shared among the seats that stand best) and half
