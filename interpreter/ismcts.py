@@ -13,16 +13,17 @@ Why so: random play to the round's end drowns the moves searched in the noise of
 played at random (in a long round, 40% against greedy where the short horizon made 65%), while
 a fixed horizon scores every line of one decision at the same distance, so that no line looks
 better for being cut where its seat had just scored. Random moves within the horizon were noise
-too (a window's black cards played anywhere): greedy ones took ARNE Total @ru from 44% to 65%
-against greedy on the same 60 deals, at half the iterations. Longer lines (until three turns have
-begun: with two seats, until the seat's own next turn is over) cost twice as much and did no better.
+too (a window's answers played anywhere): greedy ones took one of the long-round rulesets from
+44% to 65% against greedy on the same 60 deals, at half the iterations (docs/bots.md has the
+figures). Longer lines (until three turns have begun: with two seats, until the seat's own next
+turn is over) cost twice as much and did no better.
 
 Backed up per seat, for the seat that moved into each node, so three or more seats each pursue
 their own. A seat's reward is half a win (1 shared among the seats that stand best) and half
 the gain of its margin over the best rival (another team's seat, where the scoring shows teams)
 since the line began, through tanh of that gain over the mean gain size the search has seen.
 The gain, not the margin as it stands: far behind or far ahead, tanh of the margin is flat, and
-the search then chose at random (it threw away an x2 while 3,800 points behind). Windows,
+the search then chose at random (it threw away a multiplier while 3,800 points behind). Windows,
 passes, final rounds and compound plays are moves like any other.
 
 Tree edges are keyed by (seat, play, face, target seat, pile): the same in every sampled world,
@@ -50,7 +51,7 @@ if TYPE_CHECKING:  # bots imports this module
 EXPLORATION = 0.7  # UCB's constant, for rewards in 0..1
 HORIZON = 2  # actions per seat after the decision (tree and playout together) at which a line is scored
 LINE_CANDIDATES = 8  # a line's move is the best of at most this many of its legal moves, drawn at random:
-# where a card may go to any seat's row (Klats, 4 players) trying all made a decision 0.4 s
+# where a card may go to any seat's row (4 players) trying all made a decision 0.4 s
 # a tree edge: (mover, play index or -1 for a pass, then the action's own: what is played, whose
 # `Any` is `engine.Action`'s, the target seat, the pile)
 Key: TypeAlias = tuple[int, int, Any, int, int]
