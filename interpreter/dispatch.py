@@ -7,8 +7,10 @@ its readers): it raises `UnknownNode` naming the class, never falls through to a
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+N = TypeVar("N")
 
 
 class UnknownNode(TypeError):
@@ -35,3 +37,13 @@ def unknown(owner: object, node: object) -> UnknownNode:
     """The error for a node `owner` (an object, a class or a function) does not know."""
     reader = getattr(owner, "__qualname__", type(owner).__qualname__)
     return UnknownNode(f"{reader} does not know the node {type(node).__module__}.{type(node).__qualname__}")
+
+
+def depth_first(node: N, children: Callable[[N], Sequence[N]]) -> Iterator[N]:
+    """`node` and every node inside it, depth first (jinja2's `find_all`): the walk of a tree
+    whose `children` says what a node holds."""
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(reversed(children(node)))

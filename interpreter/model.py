@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from .dispatch import unknown
+from .dispatch import depth_first, unknown
 
 
 @dataclass(frozen=True)
@@ -163,11 +163,7 @@ def children(e: object) -> tuple[object, ...]:
 
 def walk(e: object) -> Iterator[object]:
     """An expression and every expression inside it, depth first (jinja2's `find_all`)."""
-    todo = [e]
-    while todo:
-        node = todo.pop()
-        yield node
-        todo.extend(reversed(children(node)))
+    return depth_first(e, children)
 
 
 def reads_only(e: object, names: frozenset[str] | set[str]) -> bool:

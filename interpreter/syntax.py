@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self, TypeAlias, dataclass_transform
 
 from .diagnostics import Span
-from .dispatch import unknown
+from .dispatch import depth_first, unknown
 
 NOWHERE = Span(0, 0, 0, 0)
 
@@ -136,11 +136,7 @@ def children(e: Expr) -> tuple[Expr, ...]:
 
 def walk(e: Expr) -> Iterator[Expr]:
     """An expression and every expression inside it, depth first (jinja2's `find_all`)."""
-    todo = [e]
-    while todo:
-        node = todo.pop()
-        yield node
-        todo.extend(reversed(children(node)))
+    return depth_first(e, children)
 
 
 # ------------------------------------------------------------------ clauses
