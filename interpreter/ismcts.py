@@ -154,8 +154,8 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
 def _greedy_move(world: FastGame, rng: random.Random) -> Action:
     """The playout's move: the one that stands best one ply ahead for the seat to move
     (`outcome.margin_after`, as greedy judges), ties at random. Random moves in a short line
-    (a window's black cards played anywhere) are noise that hides the move searched; a rival
-    that answers as well as one ply sees is what the search must beat."""
+    (a window's answers played anywhere) are noise that hides the move searched; a rival that
+    answers as well as one ply sees is what the search must beat."""
     actions = world.actions()
     if len(actions) == 1:
         return actions[0]
@@ -170,7 +170,7 @@ def _greedy_move(world: FastGame, rng: random.Random) -> Action:
             best, best_value = [action], value
         elif value == best_value:
             best.append(action)
-    return rng.choice(best or actions)
+    return rng.choice(best)  # never empty: margin_after is -inf at worst, which ties with the start
 
 
 def _margins(values: list[float], rivals: tuple[tuple[int, ...], ...]) -> list[float]:

@@ -53,7 +53,8 @@ def margin(game: Game, seat: int) -> float:
 
 def margin_after(game: FastGame, action: Action, seat: int) -> float:
     """The seat's margin once `action` is played in a copy of `game` (a sampled, fast match),
-    -inf where the ruleset cannot go on after it: one ply, as greedy looks."""
+    -inf where the ruleset cannot go on after it: one ply, as greedy looks. The copy keeps the
+    match's chance, so the moves tried in one world meet the same luck and differ by themselves."""
     trial = game.clone()
     try:
         trial.play(action)

@@ -275,8 +275,3 @@ def _split(cards: list[int], piles: int, rng: random.Random) -> list[list[int]]:
     bounds = [0, *cuts, len(cards)]
     return [cards[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]  # neighbours: bounds[1:] is one shorter
 
-
-def fork(game: FastGame) -> FastGame:
-    """A copy of a sampled match to try a line of play in. Its chance is the world's own, so the
-    lines tried in one world meet the same luck and differ by their moves alone."""
-    return game.clone()
