@@ -50,6 +50,10 @@ if TYPE_CHECKING:  # bots imports this module
 
 EXPLORATION = 0.7  # UCB's constant, for rewards in 0..1
 HORIZON = 2  # actions per seat after the decision (tree and playout together) at which a line is scored
+COUNT_PLAYS = False  # experiment: the horizon counts plays only (a pass is free, up to MAX_ACTIONS)
+MAX_ACTIONS = 24
+BY_PLAY = False
+REUSE = 1
 LINE_CANDIDATES = 8  # a line's move is the best of at most this many of its legal moves, drawn at random:
 # where a card may go to any seat's row (4 players) trying all made a decision 0.4 s
 # a tree edge: (mover, play index or -1 for a pass, then the action's own: what is played, whose
@@ -92,7 +96,9 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
     done = 0
     while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
         done += 1
-        world = sampler.sample(rng)
+        if (done - 1) % REUSE == 0:
+            base = sampler.sample(rng)
+        world = base.clone() if REUSE > 1 else base
         if world.to_move != seat:  # a world whose flow went otherwise: it cannot answer this decision
             continue
         _iterate(world, root, by_key, rng, horizon, scale, rivals)
@@ -109,8 +115,13 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
     before = _margins(round_values(world, start_round), rivals)
     node = root
     path: list[tuple[Node, int]] = []  # the nodes of the line, each with the seat that moved into it
+    made = [0, 0]  # actions, plays
+    def more() -> bool:
+        if COUNT_PLAYS:
+            return made[1] < horizon and made[0] < MAX_ACTIONS
+        return made[0] < horizon
     try:
-        while not st.over and st.round == start_round and len(path) < horizon:
+        while not st.over and st.round == start_round and more():
             mover: int = world.to_move  # type: ignore[assignment]  # the match is not over: a seat is to move
             actions = world.actions() if node is not root else list(legal.values())
             untried: list[tuple[Key, Action]] = []
@@ -132,14 +143,16 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
                 child = node.children[k] = Node()
                 world.play(action)
                 path.append((child, mover))
+                made[0] += 1; made[1] += action[0] is not None
                 break
             node, action = best  # type: ignore[misc]  # every action has a child, and a UCB value >= 0 beats -1
             world.play(action)
             path.append((node, mover))
-        steps = len(path)
-        while not st.over and st.round == start_round and steps < horizon:
-            world.play(_greedy_move(world, rng))
-            steps += 1
+            made[0] += 1; made[1] += action[0] is not None
+        while not st.over and st.round == start_round and more():
+            action = _greedy_move(world, rng)
+            world.play(action)
+            made[0] += 1; made[1] += action[0] is not None
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
     values = round_values(world, start_round)
@@ -160,7 +173,7 @@ def _greedy_move(world: FastGame, rng: random.Random) -> Action:
     if len(actions) == 1:
         return actions[0]
     if len(actions) > LINE_CANDIDATES:
-        actions = rng.sample(actions, LINE_CANDIDATES)
+        actions = _candidates(actions, rng) if BY_PLAY else rng.sample(actions, LINE_CANDIDATES)
     seat: int = world.to_move  # type: ignore[assignment]  # a playout goes on only while a seat is to move
     best: list[Action] = []
     best_value = float("-inf")
@@ -171,6 +184,19 @@ def _greedy_move(world: FastGame, rng: random.Random) -> Action:
         elif value == best_value:
             best.append(action)
     return rng.choice(best)  # never empty: margin_after is -inf at worst, which ties with the start
+
+
+def _candidates(actions: list[Action], rng: random.Random) -> list[Action]:
+    """At most LINE_CANDIDATES of `actions`: one of each play first (a rare play, the only one of
+    its kind, is tried in every line), then others, all drawn at random."""
+    shuffled = rng.sample(actions, len(actions))
+    seen: set[int] = set()
+    first, rest = [], []
+    for action in shuffled:
+        index = -1 if action[0] is None else action[0].index
+        (rest if index in seen else first).append(action)
+        seen.add(index)
+    return (first + rest)[:LINE_CANDIDATES]
 
 
 def _margins(values: list[float], rivals: tuple[tuple[int, ...], ...]) -> list[float]:
