@@ -5,9 +5,10 @@ Each iteration samples a world the seat cannot tell from the real one (`worlds.S
 descends the tree by UCB among the children whose moves the sampled world allows (each such
 child counts one more availability, the UCB's parent count), expands one untried move, plays
 on with each seat's greedy move (the best one ply ahead by the ruleset's standing, as the greedy
-bot judges, among at most `LINE_CANDIDATES` of its moves), and scores the line by the ruleset's
-own standing (`outcome`) a few actions after the decision: `HORIZON` actions per seat, tree and
-playout together, or sooner where the round (or the match) ends.
+bot judges, among at most `LINE_CANDIDATES` of its moves, one of each play first), and scores
+the line by the ruleset's own standing (`outcome`) a few plays after the decision: `HORIZON`
+plays per seat, tree and playout together (passes do not count, up to `PASSES_PER_PLAY` for each
+play), or sooner where the round (or the match) ends.
 
 Why so: random play to the round's end drowns the moves searched in the noise of the moves
 played at random (in a long round, 40% against greedy where the short horizon made 65%), while
@@ -16,7 +17,9 @@ better for being cut where its seat had just scored. Random moves within the hor
 too (a window's answers played anywhere): greedy ones took one of the long-round rulesets from
 44% to 65% against greedy on the same 60 deals, at half the iterations (docs/bots.md has the
 figures). Longer lines (until three turns have begun: with two seats, until the seat's own next
-turn is over) cost twice as much and did no better.
+turn is over) cost twice as much and did no better. Plays, not actions: a window after every
+step asks each seat, so four actions were mostly passes and a line stopped before the seat's own
+next play; a thief that fetches back the card just played against it then showed no worth.
 
 Backed up per seat, for the seat that moved into each node, so three or more seats each pursue
 their own. A seat's reward is half a win (1 shared among the seats that stand best) and half
@@ -49,12 +52,9 @@ if TYPE_CHECKING:  # bots imports this module
     from .bots import SeatView
 
 EXPLORATION = 0.7  # UCB's constant, for rewards in 0..1
-HORIZON = 2  # actions per seat after the decision (tree and playout together) at which a line is scored
-COUNT_PLAYS = False  # experiment: the horizon counts plays only (a pass is free, up to MAX_ACTIONS)
-MAX_ACTIONS = 24
-BY_PLAY = False
-REUSE = 1
-LINE_CANDIDATES = 8  # a line's move is the best of at most this many of its legal moves, drawn at random:
+HORIZON = 2  # plays (passes aside) per seat after the decision, tree and line together, at which a line is scored
+PASSES_PER_PLAY = 5  # and passes, at most this many for each play of the horizon: a line ends however the seats pass
+LINE_CANDIDATES = 8  # a line's move is the best of at most this many of its legal moves, one of each play first:
 # where a card may go to any seat's row (4 players) trying all made a decision 0.4 s
 # a tree edge: (mover, play index or -1 for a pass, then the action's own: what is played, whose
 # `Any` is `engine.Action`'s, the target seat, the pile)
@@ -96,9 +96,7 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
     done = 0
     while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
         done += 1
-        if (done - 1) % REUSE == 0:
-            base = sampler.sample(rng)
-        world = base.clone() if REUSE > 1 else base
+        world = sampler.sample(rng)
         if world.to_move != seat:  # a world whose flow went otherwise: it cannot answer this decision
             continue
         _iterate(world, root, by_key, rng, horizon, scale, rivals)
@@ -115,13 +113,9 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
     before = _margins(round_values(world, start_round), rivals)
     node = root
     path: list[tuple[Node, int]] = []  # the nodes of the line, each with the seat that moved into it
-    made = [0, 0]  # actions, plays
-    def more() -> bool:
-        if COUNT_PLAYS:
-            return made[1] < horizon and made[0] < MAX_ACTIONS
-        return made[0] < horizon
+    plays, actions_left = 0, horizon * (1 + PASSES_PER_PLAY)
     try:
-        while not st.over and st.round == start_round and more():
+        while not st.over and st.round == start_round and plays < horizon and actions_left:
             mover: int = world.to_move  # type: ignore[assignment]  # the match is not over: a seat is to move
             actions = world.actions() if node is not root else list(legal.values())
             untried: list[tuple[Key, Action]] = []
@@ -143,16 +137,16 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
                 child = node.children[k] = Node()
                 world.play(action)
                 path.append((child, mover))
-                made[0] += 1; made[1] += action[0] is not None
+                plays, actions_left = plays + (action[0] is not None), actions_left - 1
                 break
             node, action = best  # type: ignore[misc]  # every action has a child, and a UCB value >= 0 beats -1
             world.play(action)
             path.append((node, mover))
-            made[0] += 1; made[1] += action[0] is not None
-        while not st.over and st.round == start_round and more():
+            plays, actions_left = plays + (action[0] is not None), actions_left - 1
+        while not st.over and st.round == start_round and plays < horizon and actions_left:
             action = _greedy_move(world, rng)
             world.play(action)
-            made[0] += 1; made[1] += action[0] is not None
+            plays, actions_left = plays + (action[0] is not None), actions_left - 1
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
     values = round_values(world, start_round)
@@ -173,7 +167,7 @@ def _greedy_move(world: FastGame, rng: random.Random) -> Action:
     if len(actions) == 1:
         return actions[0]
     if len(actions) > LINE_CANDIDATES:
-        actions = _candidates(actions, rng) if BY_PLAY else rng.sample(actions, LINE_CANDIDATES)
+        actions = _candidates(actions, rng)
     seat: int = world.to_move  # type: ignore[assignment]  # a playout goes on only while a seat is to move
     best: list[Action] = []
     best_value = float("-inf")
@@ -187,15 +181,16 @@ def _greedy_move(world: FastGame, rng: random.Random) -> Action:
 
 
 def _candidates(actions: list[Action], rng: random.Random) -> list[Action]:
-    """At most LINE_CANDIDATES of `actions`: one of each play first (a rare play, the only one of
-    its kind, is tried in every line), then others, all drawn at random."""
-    shuffled = rng.sample(actions, len(actions))
+    """`LINE_CANDIDATES` of `actions` (more than that many) at random, one of each play (and the
+    pass) first: drawn from all alike, a play the seat can make one way only (a card it holds once)
+    was left out of most lines, among the many ways of a play that takes any card or any row."""
+    first: list[Action] = []
+    rest: list[Action] = []
     seen: set[int] = set()
-    first, rest = [], []
-    for action in shuffled:
-        index = -1 if action[0] is None else action[0].index
-        (rest if index in seen else first).append(action)
-        seen.add(index)
+    for action in rng.sample(actions, len(actions)):
+        play = -1 if action[0] is None else action[0].index
+        (rest if play in seen else first).append(action)
+        seen.add(play)
     return (first + rest)[:LINE_CANDIDATES]
 
 

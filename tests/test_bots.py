@@ -14,7 +14,7 @@ from cardrules.interpreter import invariants
 from cardrules.interpreter.bots import GreedyBot, RandomBot, SeatView, Table, make_bot
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game
-from cardrules.interpreter.ismcts import IsmctsBot, _rewards, key
+from cardrules.interpreter.ismcts import LINE_CANDIDATES, IsmctsBot, Node, _candidates, _iterate, _rewards, key
 from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.outcome import seat_rivals
 from cardrules.interpreter.seats import Seat, SeatError, parse_seat, parse_seats
@@ -368,3 +368,40 @@ def test_ismcts_rewards_a_line_by_its_gain_not_by_where_it_stands():
     assert far == pytest.approx(near)
     worse = _rewards([1000, 2000], scale, rivals, before=[-1000, 1000])  # the same standing, no gain
     assert worse[0] < near[0] and worse[1] > near[1]
+
+
+def test_a_lines_candidates_hold_one_of_each_play_the_seat_can_make():
+    """A card held once is one way to play among many ways to give or drop any card: drawn from
+    all alike it was left out of most lines (here 13 times in 21)."""
+    c = compile_ruleset(load_text(BURY).model, 2)
+    game = Game(c, 0)
+    game.set_position({"hand": [["r1", *(f"r{k}" for k in range(2, 11))], ["r20"]]}, active=0, rest="stock")
+    actions = game.actions()
+    plays = {None if a[0] is None else a[0].name for a in actions}
+    assert plays == {"give", "drop", "bury"} and len(actions) > LINE_CANDIDATES
+    for seed in range(40):
+        chosen = _candidates(actions, random.Random(seed))
+        assert len(chosen) == LINE_CANDIDATES and len(set(map(repr, chosen))) == LINE_CANDIDATES
+        assert all(a in actions for a in chosen)
+        assert {None if a[0] is None else a[0].name for a in chosen} == plays
+
+
+def test_a_line_is_scored_after_its_plays_however_many_passes_come_between():
+    """A window after every step asks each seat, so a horizon counted in actions ended most lines
+    in passes before the seat's own next play: the thief that fetches back the card just played
+    against it was scored without the play that card makes."""
+    c = compiled("arne_total@en")
+    game, table = next(iter(positions(c, seed=21, watched=0, every=5, limit=200)))
+    seen = seat_view(game, table, 0)
+    legal = {key(0, a): a for a in seen.actions()}
+    sampler, rng, rivals = Memory().sampler(seen), random.Random(2), seat_rivals(c)
+    root, scale, horizon, lines = Node(), [0.0, 0], 4, 0
+    for _ in range(20):
+        world = sampler.sample(rng)
+        if world.to_move != 0:
+            continue
+        plays = world.state.plays
+        _iterate(world, root, legal, rng, horizon, scale, rivals)
+        assert world.state.plays - plays == horizon or world.state.round > game.state.round or world.state.over
+        lines += 1
+    assert lines >= 10
