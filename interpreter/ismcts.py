@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # bots imports this module
 EXPLORATION = 0.7  # UCB's constant, for rewards in 0..1
 HORIZON = 2  # plays (passes aside) per seat after the decision, tree and line together, at which a line is scored
 PASSES_PER_PLAY = 5  # and passes, at most this many for each play of the horizon: a line ends however the seats pass
+SETTLED_EVERY = 10  # iterations between two looks at whether the root's choice is settled
 LINE_CANDIDATES = 8  # a line's move is the best of at most this many of its legal moves, one of each play first:
 # where a card may go to any seat's row (4 players) trying all made a decision 0.4 s
 # a tree edge: (mover, play index or -1 for a pass, then the action's own: what is played, whose
@@ -84,17 +85,23 @@ def key(mover: int, action: Action) -> Key:
 
 
 def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Random, iterations: int | None = None,
-           seconds: float | None = None) -> list[Edge]:
-    """Search the seat's decision among `legal`; the root's moves, most visited first."""
+           seconds: float | None = None, barred: Collection[Key] = ()) -> list[Edge]:
+    """Search the seat's decision among `legal`; the root's moves, most visited first. With an
+    iteration budget the search stops once no move but `barred` ones can overtake the most
+    visited of the others in the iterations left: the move chosen is then the one the whole
+    budget would choose, and a decision that is clear early costs less."""
     if iterations is None and seconds is None:
         iterations = ISMCTS_ITERATIONS
     deadline = None if seconds is None else time.perf_counter() + seconds
     root, scale, rivals = Node(), [0.0, 0], seat_rivals(sampler.c)
     by_key = {key(seat, a): a for a in legal}
+    open_keys = [k for k in by_key if k not in barred]
     n = sampler.c.players
     horizon = HORIZON * n
     done = 0
     while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
+        if iterations is not None and done % SETTLED_EVERY == 0 and _settled(root, open_keys, iterations - done):
+            break
         done += 1
         world = sampler.sample(rng)
         if world.to_move != seat:  # a world whose flow went otherwise: it cannot answer this decision
@@ -104,6 +111,14 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
              for k, child in root.children.items() if k in by_key]
     edges.sort(key=lambda e: (-e.visits, -e.win_rate))
     return edges
+
+
+def _settled(root: Node, keys: list[Key], left: int) -> bool:
+    """Whether the most visited of `keys` leads each other one by more than `left` visits."""
+    if len(keys) < 2:
+        return True
+    visits = sorted((root.children[k].visits if k in root.children else 0 for k in keys), reverse=True)
+    return visits[0] - visits[1] > left
 
 
 def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.Random, horizon: int,
@@ -239,8 +254,9 @@ class IsmctsBot:
         if seen.start is not self.start:  # a new match
             self.taken, self.start = set(), seen.start
         sampler = self.memory.sampler(seen)
-        edges = search(sampler, seen.seat, legal, self.rng, self.iterations, self.seconds)
         view = repr(seen.view)
+        barred = {k for v, k in self.taken if v == view}
+        edges = search(sampler, seen.seat, legal, self.rng, self.iterations, self.seconds, barred)
         fresh = [e.action for e in edges if (view, key(seen.seat, e.action)) not in self.taken]
         fresh += [a for a in legal if (view, key(seen.seat, a)) not in self.taken and a not in fresh]
         action = fresh[0] if fresh else self.rng.choice(legal)

@@ -9,6 +9,7 @@ ruleset's.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from .compile import Compiled
@@ -65,8 +66,13 @@ def margin_after(game: FastGame, action: Action, seat: int) -> float:
 
 def seat_rivals(compiled: Compiled) -> tuple[tuple[int, ...], ...]:
     """For each seat, the seats not on its team (every other seat without teams)."""
-    n = compiled.players
-    team_of = compiled.team_of or tuple((s,) for s in range(n))
+    return _rivals(compiled.team_of, compiled.players)
+
+
+@functools.cache
+def _rivals(team_of: tuple[tuple[int, ...], ...], n: int) -> tuple[tuple[int, ...], ...]:
+    """`seat_rivals`, once for each seating: every position a search scores asks it."""
+    team_of = team_of or tuple((s,) for s in range(n))
     return tuple(tuple(t for t in range(n) if t not in team_of[s]) for s in range(n))
 
 

@@ -10,11 +10,11 @@ from collections import Counter
 
 import pytest
 
-from cardrules.interpreter import invariants
+from cardrules.interpreter import invariants, ismcts
 from cardrules.interpreter.bots import GreedyBot, RandomBot, SeatView, Table, make_bot
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game
-from cardrules.interpreter.ismcts import LINE_CANDIDATES, IsmctsBot, Node, _candidates, _iterate, _rewards, key
+from cardrules.interpreter.ismcts import LINE_CANDIDATES, IsmctsBot, Node, _candidates, _iterate, _rewards, key, search
 from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.outcome import seat_rivals
 from cardrules.interpreter.seats import Seat, SeatError, parse_seat, parse_seats
@@ -405,3 +405,19 @@ def test_a_line_is_scored_after_its_plays_however_many_passes_come_between():
         assert world.state.plays - plays == horizon or world.state.round > game.state.round or world.state.over
         lines += 1
     assert lines >= 10
+
+
+def test_a_search_stops_once_its_choice_is_settled_and_chooses_as_the_whole_budget(monkeypatch):
+    """Once no move can overtake the most visited in the iterations left, the rest would change
+    nothing that is chosen: the search stops there, and a clear decision costs less."""
+    c = compiled("arne_total@en")
+    stopped = 0
+    for game, table in positions(c, seed=21, watched=0, every=3, limit=300):
+        seen = seat_view(game, table, 0)
+        early = search(Memory().sampler(seen), 0, seen.actions(), random.Random(5), iterations=120)
+        with monkeypatch.context() as m:
+            m.setattr(ismcts, "SETTLED_EVERY", 10**9)  # looked at before the first iteration only
+            whole = search(Memory().sampler(seen), 0, seen.actions(), random.Random(5), iterations=120)
+        assert early[0].action == whole[0].action
+        stopped += sum(e.visits for e in early) < sum(e.visits for e in whole)
+    assert stopped >= 2
