@@ -257,8 +257,8 @@ class IsmctsBot:
         view = repr(seen.view)
         barred = {k for v, k in self.taken if v == view}
         edges = search(sampler, seen.seat, legal, self.rng, self.iterations, self.seconds, barred)
-        fresh = [e.action for e in edges if (view, key(seen.seat, e.action)) not in self.taken]
-        fresh += [a for a in legal if (view, key(seen.seat, a)) not in self.taken and a not in fresh]
+        fresh = [e.action for e in edges if key(seen.seat, e.action) not in barred]
+        fresh += [a for a in legal if key(seen.seat, a) not in barred and a not in fresh]
         action = fresh[0] if fresh else self.rng.choice(legal)
         if action[0] is not None:  # a pass cannot make a cycle, and the same view may well be asked again
             self.taken.add((view, key(seen.seat, action)))
