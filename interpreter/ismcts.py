@@ -19,7 +19,7 @@ too (a window's answers played anywhere): greedy ones took one of the long-round
 figures). Longer lines (until three turns have begun: with two seats, until the seat's own next
 turn is over) cost twice as much and did no better. Plays, not actions: a window after every
 step asks each seat, so four actions were mostly passes and a line stopped before the seat's own
-next play; a thief that fetches back the card just played against it then showed no worth.
+next play; a card that fetches back the card just played against it then showed no worth.
 
 Backed up per seat, for the seat that moved into each node, so three or more seats each pursue
 their own. A seat's reward is half a win (1 shared among the seats that stand best) and half
