@@ -147,17 +147,18 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
                     value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
                     if value > best_value:
                         best, best_value = (child, action), value
-            if untried:
+            expanded = bool(untried)
+            if expanded:
                 k, action = rng.choice(untried)
                 child = node.children[k] = Node()
-                world.play(action)
-                path.append((child, mover))
-                plays, actions_left = plays + (action[0] is not None), actions_left - 1
-                break
-            node, action = best  # type: ignore[misc]  # every action has a child, and a UCB value >= 0 beats -1
+                node = child
+            else:
+                node, action = best  # type: ignore[misc]  # every action has a child, and a UCB value >= 0 beats -1
             world.play(action)
             path.append((node, mover))
             plays, actions_left = plays + (action[0] is not None), actions_left - 1
+            if expanded:  # the line goes on with greedy moves from the new node
+                break
         while not st.over and st.round == start_round and plays < horizon and actions_left:
             action = _greedy_move(world, rng)
             world.play(action)
@@ -244,7 +245,7 @@ class IsmctsBot:
         self.rng, self.iterations, self.seconds = rng, iterations, seconds
         self.kind = str(Seat("ismcts", iterations, seconds))
         self.memory = Memory()
-        self.taken: set[tuple[str, Key]] = set()  # (view, move) chosen in this match
+        self.taken: dict[str, set[Key]] = {}  # the plays chosen from each view in this match
         self.start: View | None = None
 
     def choose(self, seen: SeatView) -> Action:
@@ -252,14 +253,14 @@ class IsmctsBot:
         if len(legal) == 1:
             return legal[0]
         if seen.start is not self.start:  # a new match
-            self.taken, self.start = set(), seen.start
+            self.taken, self.start = {}, seen.start
         sampler = self.memory.sampler(seen)
         view = repr(seen.view)
-        barred = {k for v, k in self.taken if v == view}
+        barred = self.taken.get(view, set())
         edges = search(sampler, seen.seat, legal, self.rng, self.iterations, self.seconds, barred)
         fresh = [e.action for e in edges if key(seen.seat, e.action) not in barred]
         fresh += [a for a in legal if key(seen.seat, a) not in barred and a not in fresh]
         action = fresh[0] if fresh else self.rng.choice(legal)
         if action[0] is not None:  # a pass cannot make a cycle, and the same view may well be asked again
-            self.taken.add((view, key(seen.seat, action)))
+            self.taken.setdefault(view, set()).add(key(seen.seat, action))
         return action
