@@ -3,7 +3,7 @@
     python bench/bots_losses.py arne_total@en --bot ismcts --rival random --games 60
 
 Two players, the bot at seat i % 2 in match i. After every action the bot's margin (its standing
-less the rival's, by the ruleset's own scoring: `outcome.standing`) is compared with the one
+less the rival's, by the ruleset's own scoring: `outcome.margin`) is compared with the one
 before; a lost match lists its largest drops with who made them, the play's name and the round's
 play count. The last line counts the plays behind each lost match's two largest drops. Names come
 from the ruleset: nothing here knows a game.
@@ -18,7 +18,7 @@ from cardrules.interpreter.bots import Table, make_bot
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import new_game
 from cardrules.interpreter.load import load, split_selection
-from cardrules.interpreter.outcome import standing
+from cardrules.interpreter.outcome import margin
 from cardrules.interpreter.seats import parse_seat
 
 
@@ -46,11 +46,10 @@ def main() -> None:
             action = table.choose()
             name = "pass" if action[0] is None else action[0].name
             table.play(action)
-            values = standing(game)
-            margin = values[me] - values[1 - me]
-            if margin < before:
-                drops.append((margin - before, "bot" if mover == me else "rival", name, game.state.round_plays))
-            before = margin
+            now = margin(game, me)
+            if now < before:
+                drops.append((now - before, "bot" if mover == me else "rival", name, game.state.round_plays))
+            before = now
         if me in game.winners():
             continue
         lost += 1
