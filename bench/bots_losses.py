@@ -15,7 +15,6 @@ the ruleset: nothing here knows a game.
 from __future__ import annotations
 
 import argparse
-import itertools
 import random
 from collections import Counter
 
@@ -47,9 +46,8 @@ def main() -> None:
         table = Table(game, [make_bot(parse_seat(k), random.Random(seeds.getrandbits(64))) for k in kinds])
         drops, before = [], 0.0
         answers: list[tuple[int, float]] = []  # (action count, the bot's best margin one ply ahead)
-        for step in itertools.count():
-            if game.over:
-                break
+        step = 0
+        while not game.over:
             mover = game.to_move
             if mover == me:
                 answers.append((step, max(margin_after(game, a, me) for a in game.actions())))
@@ -59,7 +57,7 @@ def main() -> None:
             now = margin(game, me)
             if now < before:
                 drops.append((now - before, "bot" if mover == me else "rival", name, game.state.round_plays, step))
-            before = now
+            before, step = now, step + 1
         if me in game.winners():
             continue
         lost += 1
