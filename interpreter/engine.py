@@ -718,14 +718,21 @@ class Game:
                 return name
         return None
 
+    def round_scores(self) -> list[int]:
+        """What each seat's round would score if it ended now."""
+        c, env = self.c, self.env
+        slot = c.score_slot
+        saved, scores = env[slot], []
+        for seat in range(self.n):
+            env[slot] = seat
+            scores.append(c.score(env))
+        env[slot] = saved
+        return scores
+
     def _end_round(self, reason: str) -> None:
         st, env = self.state, self.env
         self._cleanup()
-        slot = self.c.score_slot
-        scores = []
-        for seat in range(self.n):
-            env[slot] = seat
-            scores.append(self.c.score(env))
+        scores = self.round_scores()
         st.totals = [a + b for a, b in zip(st.totals, scores, strict=True)]
         st.results.append(RoundResult(st.round, reason, tuple(scores), tuple(st.totals), st.round_plays))
         env[TOTALS], env[ROUND] = st.totals, st.round + 1

@@ -1,7 +1,9 @@
 """The fast engine held equal to the reference, move by move: both play the same random
 matches in lockstep, and at every position the distinct legal actions (in order), the seat to
-move, every seat's view, the totals and the round results must be the same. Ludii's
-TestCustomPlayouts does this for its specialised playouts. The fast engine's own match loop
+move, every seat's view, the totals, the round results and the round scores as they stand (the
+fast engine keeps them) must be the same, and the fast engine's one-ply trial of the move played
+(`FastGame.trial`) must come to the same position and leave the match's random source as it was.
+Ludii's TestCustomPlayouts does this for its specialised playouts. The fast engine's own match loop
 (`FastGame.play_random`, which self-play with random bots runs) is held equal too, match by
 match: the same final state, or the same error."""
 from __future__ import annotations
@@ -11,7 +13,8 @@ from dataclasses import dataclass
 
 from .bots import RandomBot, play_out
 from .compile import Compiled
-from .engine import EngineError, Game, new_game
+from .engine import Action, EngineError, Game, new_game
+from .fast import FastGame
 
 
 class Mismatch(AssertionError):
@@ -37,6 +40,8 @@ def _compare(ref: Game, fast: Game, where: str) -> None:
     if (st.totals, st.results, st.plays, st.direction, st.next_turns, st.step) != (
             sf.totals, sf.results, sf.plays, sf.direction, sf.next_turns, sf.step):
         raise Mismatch(f"{where}: scores, results or turn state differ")
+    if not ref.over and ref.round_scores() != fast.round_scores():
+        raise Mismatch(f"{where}: round scores now {ref.round_scores()} vs {fast.round_scores()}")
 
 
 def compare(compiled: Compiled, positions: int, seed: int = 0, max_matches: int | None = None) -> Compared:
@@ -54,9 +59,24 @@ def compare(compiled: Compiled, positions: int, seed: int = 0, max_matches: int 
             if ref.over:
                 break
             action = chooser.choice(ref.actions())
+            trial = _trial(fast, action, f"match seed {game_seed}, position {done}")
             ref.play(action)
             fast.play(action)
+            if trial is not None:
+                _compare(fast, trial, f"match seed {game_seed}, the trial before position {done}")
     return Compared(matches, done)
+
+
+def _trial(game: Game, action: Action, where: str) -> Game | None:
+    """The fast engine's trial of `action` (None on the reference engine), checked to leave the
+    match's random source as it was."""
+    if not isinstance(game, FastGame):
+        return None
+    source = game.rng.getstate()
+    trial = game.trial(action)
+    if game.rng.getstate() != source:
+        raise Mismatch(f"{where}: the trial drew on the match's random source")
+    return trial
 
 
 def _final(game: Game) -> tuple[object, ...]:

@@ -71,8 +71,10 @@ _ALL = -2  # `_wrote`'s seat for "every seat's part of the zone"
 StepPlan: TypeAlias = tuple[bool, Fn | None, StepActions | None, bool, bool, Fn | None, int, int, CStep]
 # A zone, as `_wrote` reads it: (the end-round conditions that read it, the window shares that
 # read it at any seat, those that read it at the seat asked, {face: ((share, as a mate), ...)}
-# for those that go through it for some faces only, those that go through it for any face)
-ZonePlan: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], FaceTable, tuple[int, ...]]
+# for those that go through it for some faces only, those that go through it for any face, and
+# which kept scores it makes stale: _NO_SCORE, _OWN_SCORE (the seat's whose part changed) or _EVERY_SCORE)
+ZonePlan: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], FaceTable, tuple[int, ...], int]
+_NO_SCORE, _OWN_SCORE, _EVERY_SCORE = 0, 1, 2
 
 
 def fast_compiled(c: Compiled, gen: codegen.Generated) -> Compiled:
@@ -109,6 +111,7 @@ class Plan:
     budget: int
     copy_zones: CopyZones
     zones: tuple[ZonePlan, ...]  # per zone, as `_wrote` reads them
+    keep_scores: bool  # the score reads zones only (no counter): a seat's is kept until one changes at it
     effects: tuple[tuple[Fn, ...], ...]  # per play: its effect functions
     effect_writes: tuple[tuple[int, ...] | None, ...]  # per play: the zones its effects change, or None for any
     playout: Playout  # the generated match loop
@@ -137,8 +140,10 @@ def plan(compiled: Compiled) -> Plan:
         window_gen=gen.window_generate,
         round_end=gen.round_end, shares=len(reads), keep_answers=not any(r.counters for r in reads),
         budget=codegen.step_budget(compiled), copy_zones=gen.copy_zones, effects=gen.effects,
-        zones=tuple((readers, coarse, own, faces, any_face) for (readers, coarse, own, _, any_face), faces
-                    in zip(gen.zone_caches, hand, strict=True)),
+        zones=tuple((readers, coarse, own, faces, any_face, _scored(z, gen.score_reads))
+                    for z, ((readers, coarse, own, _, any_face), faces)
+                    in enumerate(zip(gen.zone_caches, hand, strict=True))),
+        keep_scores=not gen.score_reads.counters,
         effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays), playout=gen.playout,
         start_round=gen.start_round,
         step_writes={id(s): codegen.effect_writes(compiled, None, (e.effect,))
@@ -147,6 +152,14 @@ def plan(compiled: Compiled) -> Plan:
     cid = id(compiled)
     _PLANS[cid] = (weakref.ref(compiled, lambda _: _PLANS.pop(cid, None)), result)
     return result
+
+
+def _scored(zone: int, reads: codegen.Reads) -> int:
+    """Which kept scores a change of `zone` makes stale, by what the score reads (`_OWN_SCORE`:
+    it reads the zone at the seat scored only)."""
+    if zone in reads.zones:
+        return _EVERY_SCORE
+    return _OWN_SCORE if zone in reads.own else _NO_SCORE
 
 
 class FastGame(Game):
@@ -159,6 +172,8 @@ class FastGame(Game):
         self._programs, self._window_gen, self._round_end_fn = p.programs, p.window_gen, p.round_end
         self._shares, self._keep_answers, self._budget_value = p.shares, p.keep_answers, p.budget
         self._zone_plans = p.zones
+        self._keep_scores = p.keep_scores
+        self._scores: list[int | None] = [None] * n  # per seat: its round score now, None unknown
         self._copy_zones, self._effects, self._effect_writes = p.copy_zones, p.effects, p.effect_writes
         self._step_writes = p.step_writes
         self._playout, self._start_round_fn = p.playout, p.start_round
@@ -179,7 +194,12 @@ class FastGame(Game):
         (`arrived`) or going (None: unknown): the end-round conditions and the window shares
         that read it are worked out again when next needed; a hand share only if a card of a
         face it takes moved, and an empty one (`Shallow`) only if such a card came."""
-        readers, coarse, own, hand, any_face = self._zone_plans[zone]
+        readers, coarse, own, hand, any_face, scored = self._zone_plans[zone]
+        if scored:
+            if scored == _EVERY_SCORE or seat < 0:
+                self._scores = [None] * self.n
+            else:
+                self._scores[seat] = None
         if readers:
             dirty = self._dirty
             for k in readers:
@@ -249,6 +269,7 @@ class FastGame(Game):
     def _forget(self) -> None:
         """Everything may have changed: a new round, a position set by hand, a move of cards."""
         self._rng_state = None  # a new round shuffles; an effect may draw at random
+        self._scores = [None] * self.n
         self._dirty[:] = [True] * len(self._dirty)
         self._answers[:] = [None] * self.n
         for parts in self._parts:
@@ -281,6 +302,28 @@ class FastGame(Game):
         self._forget()
         super().set_position(*args, **kwargs)
 
+    def _cleanup(self) -> None:
+        super()._cleanup()
+        self._forget()  # it moves cards without `_wrote`
+
+    def round_scores(self) -> list[int]:
+        """`Game.round_scores`, each seat's kept until a zone its score reads changes (at that
+        seat, where the score reads the zone at the seat scored only): a one-ply trial
+        (`outcome.margin_after`) then works out only the seats its move touched."""
+        if not self._keep_scores:
+            return super().round_scores()
+        scores = self._scores
+        if None in scores:
+            c, env = self.c, self.env
+            slot = c.score_slot
+            saved = env[slot]
+            for seat, known in enumerate(scores):
+                if known is None:
+                    env[slot] = seat
+                    scores[seat] = c.score(env)
+            env[slot] = saved
+        return list(scores)  # type: ignore[arg-type]  # none is None now
+
     def _window_actions(self, seat: int) -> list[Action]:
         """The seat's window actions, without the pass: kept while nothing they read changed."""
         if not self._keep_answers:
@@ -310,7 +353,10 @@ class FastGame(Game):
         plain = (type(rng) is random.Random and getattr(choose, "__func__", None) is random.Random.choice
                  and random.Random._randbelow  # type: ignore[attr-defined]  # CPython's private draws, not in typeshed
                  is random.Random._randbelow_with_getrandbits)  # type: ignore[attr-defined]
-        self._playout(self, choose, bound, rng.getrandbits if plain else None)
+        try:
+            self._playout(self, choose, bound, rng.getrandbits if plain else None)
+        finally:  # the loop moves cards without `_wrote`
+            self._scores = [None] * self.n
 
     def _advance(self, spent: int = 0) -> None:
         """`Game._advance`, with window answers kept, a window no seat can answer closed at once,
@@ -498,6 +544,32 @@ class FastGame(Game):
         """An independent copy of the match, its random source included: both play on alike.
         The random source's state is read once and kept until the source is drawn on again,
         so that many copies of one position (a search's root) share that reading."""
+        if self._rng_state is None:
+            self._rng_state = self.rng.getstate()
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(self._rng_state)
+        return self._copy(rng)
+
+    def trial(self, action: Action) -> FastGame:
+        """A copy of the match with `action` played, to be read, not played on: a look one ply
+        ahead (`outcome.margin_after`). This match's scores are worked out first, so that the
+        copy works out again only those of the seats its move touched; and the copy draws on
+        this match's own random source, put back as it was if the move drew on it (a round
+        that ends deals the next), which spares a copy of the source. Raises what `play` does."""
+        if self._keep_scores and None in self._scores:
+            self.round_scores()
+        if self._rng_state is None:
+            self._rng_state = self.rng.getstate()
+        other = self._copy(self.rng)
+        try:
+            other.play(action)
+        finally:
+            if other._rng_state is None:  # forgotten: the move may have drawn on the source
+                self.rng.setstate(self._rng_state)
+        return other
+
+    def _copy(self, rng: random.Random) -> FastGame:
+        """A copy of the match whose random source is `rng`."""
         other = object.__new__(FastGame)
         other.__dict__.update(self.__dict__)
         s = self.state
@@ -505,16 +577,13 @@ class FastGame(Game):
                    s.round_plays, s.idle_turns, s.passed, s.direction, list(s.next_turns),
                    None if s.window is None else list(s.window), s.final_turns, list(s.results), set(s.silent),
                    list(s.values), list(s.played))
-        if self._rng_state is None:
-            self._rng_state = self.rng.getstate()
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(self._rng_state)
         env = list(self.env)
         env[ZONES], env[STATE], env[RNG], env[TOTALS] = st.zones, st, rng, st.totals
         other.state, other.rng, other.env = st, rng, env
-        # the copy's source starts where the original's is now: it may keep the same reading
+        # the copy's source starts where the original's is now: it may keep the same reading (`clone`)
         other._actions = list(self._actions)
         other._dirty = list(self._dirty)
+        other._scores = list(self._scores)
         other._answers = list(self._answers)
         other._parts = [list(parts) for parts in self._parts]
         other._live = [set(seats) for seats in self._live]

@@ -18,17 +18,6 @@ from .fast import FastGame
 from .notation import MoveError
 
 
-def round_scores(game: Game) -> list[int]:
-    """What each seat's round would score if it ended now."""
-    c, env, slot = game.c, game.env, game.c.score_slot
-    saved, scores = env[slot], []
-    for seat in range(game.n):
-        env[slot] = seat
-        scores.append(c.score(env))
-    env[slot] = saved
-    return scores
-
-
 def _oriented(game: Game, values: Sequence[float]) -> list[float]:
     """Each seat's team's value (its own, without teams), negated where the lowest wins."""
     team_of = game.c.team_of
@@ -43,7 +32,7 @@ def standing(game: Game) -> list[float]:
     st = game.state
     if st.over:
         return _oriented(game, st.totals)
-    return _oriented(game, [t + s for t, s in zip(st.totals, round_scores(game), strict=True)])
+    return _oriented(game, [t + s for t, s in zip(st.totals, game.round_scores(), strict=True)])
 
 
 def margin(game: Game, seat: int) -> float:
@@ -54,11 +43,10 @@ def margin(game: Game, seat: int) -> float:
 
 def margin_after(game: FastGame, action: Action, seat: int) -> float:
     """The seat's margin once `action` is played in a copy of `game` (a sampled, fast match),
-    -inf where the ruleset cannot go on after it: one ply, as greedy looks. The copy keeps the
+    -inf where the ruleset cannot go on after it: one ply, as greedy looks. The copy meets the
     match's chance, so the moves tried in one world meet the same luck and differ by themselves."""
-    trial = game.clone()
     try:
-        trial.play(action)
+        trial = game.trial(action)
     except (EngineError, MoveError):
         return float("-inf")
     return margin(trial, seat)
@@ -85,4 +73,4 @@ def round_values(game: Game, round: int) -> list[float]:
         return _oriented(game, st.totals)
     if len(st.results) > round:
         return _oriented(game, st.results[round].scores)
-    return _oriented(game, round_scores(game))
+    return _oriented(game, game.round_scores())
