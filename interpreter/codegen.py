@@ -1688,7 +1688,7 @@ class _Generator:
                 else:
                     w.line(f"E{p.index}[{k}](env)")
                     rest.append(effect)
-            if rest and all(isinstance(e, m.Merge) and _names_target(e.collection) for e in rest):
+            if rest and all(_merges_at_target(e) for e in rest):
                 wrote(p.dest_zone, "target_seat" if seated else "-2", "None", False)
                 return
             writes = effect_writes(self.c, p, rest)
@@ -1877,6 +1877,16 @@ def _end_zones(c: Compiled, end: object, play: CPlay | None) -> set[int] | None:
     if isinstance(end, m.Ref) and end.name == "target" and play is not None:
         return {play.dest_zone}
     return None
+
+
+def merges_at_target(play: CPlay) -> bool:
+    """Whether the play's effects are all merges over its target (and it chooses nothing): they
+    change its destination zone at the target seat alone."""
+    return play.choose is None and bool(play.model.effects) and all(_merges_at_target(e) for e in play.model.effects)
+
+
+def _merges_at_target(e: m.Effect) -> bool:
+    return isinstance(e, m.Merge) and _names_target(e.collection)
 
 
 def _names_target(e: object) -> bool:

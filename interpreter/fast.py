@@ -114,6 +114,7 @@ class Plan:
     keep_scores: bool  # the score reads zones only (no counter): a seat's is kept until one changes at it
     effects: tuple[tuple[Fn, ...], ...]  # per play: its effect functions
     effect_writes: tuple[tuple[int, ...] | None, ...]  # per play: the zones its effects change, or None for any
+    at_target: tuple[bool, ...]  # per play: its effects change its destination at the target seat alone
     playout: Playout  # the generated match loop
     start_round: StartRound  # the generated `Game._start_round`
     step_writes: dict[int, tuple[int, ...] | None]  # id(CStep) of an effect step: the zones it changes, or None for any
@@ -145,6 +146,7 @@ def plan(compiled: Compiled) -> Plan:
                     in enumerate(zip(gen.zone_caches, hand, strict=True))),
         keep_scores=not gen.score_reads.counters,
         effect_writes=tuple(codegen.effect_writes(compiled, p) for p in compiled.plays), playout=gen.playout,
+        at_target=tuple(codegen.merges_at_target(p) for p in compiled.plays),
         start_round=gen.start_round,
         step_writes={id(s): codegen.effect_writes(compiled, None, (e.effect,))
                      for s, e in zip(turn_steps(fast), _model_steps(compiled.model), strict=True)
@@ -175,6 +177,7 @@ class FastGame(Game):
         self._keep_scores = p.keep_scores
         self._scores: list[int | None] = [None] * n  # per seat: its round score now, None unknown
         self._copy_zones, self._effects, self._effect_writes = p.copy_zones, p.effects, p.effect_writes
+        self._at_target = p.at_target
         self._step_writes = p.step_writes
         self._playout, self._start_round_fn = p.playout, p.start_round
         self._face_of = compiled.face_of
@@ -521,7 +524,10 @@ class FastGame(Game):
         if play.effects:
             for effect in self._effects[play.index]:
                 effect(env)
-            self._wrote_all(self._effect_writes[play.index])
+            if self._at_target[play.index]:  # as the generated match loop tells it
+                self._wrote(play.dest_zone, target_seat if target_seat >= 0 else _ALL)
+            else:
+                self._wrote_all(self._effect_writes[play.index])
         st.plays += 1
         st.round_plays += 1
         st.idle_turns = env[PASSES] = 0
