@@ -2027,7 +2027,7 @@ def write(c: Compiled) -> _Module:
         g.expression_function("final_when", model.final.when)
     g.own_seat = f"env[{c.score_slot}]"  # the seat scored: what the score reads at it alone is its own
     g.expression_function("score", model.score.expr, {model.score.var: g.own_seat})
-    score_reads, g.own_seat = g.reads, None
+    score_reads, g.reads, g.own_seat = g.reads, Reads(), None  # what comes next must not add to it
     g.copier()
     g.start_round()
     setup_fns = []

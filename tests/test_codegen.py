@@ -226,6 +226,72 @@ def test_a_clone_plays_on_alike_and_shares_nothing():
     assert game.state.totals == copy.state.totals and game.state.results == copy.state.results
 
 
+def _row_move(game: FastGame):
+    """A move that lays a card in a seat's row and has no effects, and that seat."""
+    row = game.c.zone_index["row"]
+    for action in game.actions():
+        play, _, target, _ = action
+        if play is not None and play.dest_zone == row and not play.effects and target >= 0:
+            return action, target
+    return None
+
+
+def test_a_trial_works_out_again_only_the_scores_its_move_touched():
+    """ARNE Total's score reads the row of the seat scored alone: with the match's scores kept,
+    a trial that lays a card in one row has one seat's score to work out again, not four."""
+    c = compile_ruleset(load(str(RULESETS / "arne_total.rules"), "en").model, 4)
+    reads = codegen.generated(c).score_reads
+    assert c.zone_index["row"] in reads.own and not reads.zones and not reads.counters
+    game, rng = FastGame(c, 5), random.Random(5)
+    found = _row_move(game)
+    while found is None:
+        game.play(rng.choice(game.actions()))
+        found = _row_move(game)
+    action, target = found
+    trial = game.trial(action)
+    assert [seat for seat, kept in enumerate(trial._scores) if kept is None] == [target]
+    assert trial.round_scores() == Game.round_scores(trial)  # kept or not, the same scores
+    assert trial.round_scores() != game.round_scores()
+
+
+def test_a_score_that_reads_a_counter_is_never_kept():
+    """Ledger's score reads a value of the match, which changes without a zone changing."""
+    c = compile_ruleset(load_text(LEDGER, "ledger.rules").model, 3)
+    assert codegen.generated(c).score_reads.counters
+    game, rng = FastGame(c, 2), random.Random(2)
+    while not game.over:
+        assert game.round_scores() == Game.round_scores(game)
+        game.play(rng.choice(game.actions()))
+
+
+def test_a_trial_leaves_the_match_as_it_was_even_when_its_move_deals_a_new_round():
+    """A trial draws on the match's own random source and puts it back: the match plays on as
+    if no trial had been made, and the trial comes where a clone that played the move comes."""
+    c = compile_ruleset(load(str(RULESETS / "klats.rules")).model, 2)
+    rng = random.Random(4)
+    for seed in range(40):
+        game = FastGame(c, seed)
+        while not game.over:
+            ending = [a for a in game.actions() if a[0] is not None and _deals(game, a)]
+            if ending:
+                before, view = game.rng.getstate(), game.view(0)
+                trial, copy = game.trial(ending[0]), game.clone()
+                copy.play(ending[0])
+                assert game.rng.getstate() == before and game.view(0) == view
+                assert trial.state.round == game.state.round + 1
+                assert [trial.view(s) for s in range(2)] == [copy.view(s) for s in range(2)]
+                assert trial.state.totals == copy.state.totals
+                return
+            game.play(rng.choice(game.actions()))
+    pytest.fail("no move ended a round in 40 matches")
+
+
+def _deals(game: FastGame, action) -> bool:
+    copy = game.clone()
+    copy.play(action)
+    return not copy.over and copy.state.round > game.state.round
+
+
 def test_the_factory_chooses_the_engine(monkeypatch, klats):
     c = compile_ruleset(klats.model, 3)
     assert type(new_game(c, 1)) is FastGame
