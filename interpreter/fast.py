@@ -557,11 +557,12 @@ class FastGame(Game):
         return self._copy(rng)
 
     def trial(self, action: Action) -> FastGame:
-        """A copy of the match with `action` played, to be read, not played on: a look one ply
-        ahead (`outcome.margin_after`). This match's scores are worked out first, so that the
-        copy works out again only those of the seats its move touched; and the copy draws on
-        this match's own random source, put back as it was if the move drew on it (a round
-        that ends deals the next), which spares a copy of the source. Raises what `play` does."""
+        """A copy of the match with `action` played: a look one ply ahead (`outcome.margin_after`).
+        This match's scores are worked out first, so that the copy works out again only those
+        of the seats its move touched; and the copy draws on this match's own random source,
+        put back as it was if the move drew on it (a round that ends deals the next), which
+        spares a copy of the source. So the copy is to be read, and played on only in this
+        match's stead when `replaces` says so. Raises what `play` does."""
         if self._keep_scores and None in self._scores:
             self.round_scores()
         if self._rng_state is None:
@@ -573,6 +574,13 @@ class FastGame(Game):
             if other._rng_state is None:  # forgotten: the move may have drawn on the source
                 self.rng.setstate(self._rng_state)
         return other
+
+    @property
+    def replaces(self) -> bool:
+        """Whether this `trial` may be played on in its match's stead (the match then dropped:
+        the two share a random source): its move did not draw on the source, so this is the
+        very position, source included, that the match would reach by playing the move."""
+        return self._rng_state is not None
 
     def _copy(self, rng: random.Random) -> FastGame:
         """A copy of the match whose random source is `rng`."""

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from .engine import Action, EngineError, View
 from .fast import FastGame
 from .notation import MoveError
-from .outcome import margin_after, round_values, seat_rivals
+from .outcome import look, round_values, seat_rivals
 from .seats import ISMCTS_ITERATIONS, Seat
 from .worlds import Memory, Sampler
 
@@ -160,8 +160,11 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
             if expanded:  # the line goes on with greedy moves from the new node
                 break
         while not st.over and st.round == start_round and plays < horizon and actions_left:
-            action = _greedy_move(world, rng)
-            world.play(action)
+            action, after = _greedy_move(world, rng)
+            if after is not None and after.replaces:  # the look played it already
+                world, st = after, after.state
+            else:
+                world.play(action)
             plays, actions_left = plays + (action[0] is not None), actions_left - 1
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
@@ -174,26 +177,27 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
         node.wins += (values[mover] == top) / winners
 
 
-def _greedy_move(world: FastGame, rng: random.Random) -> Action:
+def _greedy_move(world: FastGame, rng: random.Random) -> tuple[Action, FastGame | None]:
     """The playout's move: the one that stands best one ply ahead for the seat to move
-    (`outcome.margin_after`, as greedy judges), ties at random. Random moves in a short line
-    (a window's answers played anywhere) are noise that hides the move searched; a rival that
+    (`outcome.margin_after`, as greedy judges), ties at random; and the copy of the world that
+    look played it in (`FastGame.trial`), None if none did. Random moves in a short line (a
+    window's answers played anywhere) are noise that hides the move searched; a rival that
     answers as well as one ply sees is what the search must beat."""
     actions = world.actions()
     if len(actions) == 1:
-        return actions[0]
+        return actions[0], None
     if len(actions) > LINE_CANDIDATES:
         actions = _candidates(actions, rng)
     seat: int = world.to_move  # type: ignore[assignment]  # a playout goes on only while a seat is to move
-    best: list[Action] = []
+    best: list[tuple[Action, FastGame | None]] = []
     best_value = float("-inf")
     for action in actions:
-        value = margin_after(world, action, seat)
+        value, after = look(world, action, seat)
         if value > best_value:
-            best, best_value = [action], value
+            best, best_value = [(action, after)], value
         elif value == best_value:
-            best.append(action)
-    return rng.choice(best)  # never empty: margin_after is -inf at worst, which ties with the start
+            best.append((action, after))
+    return rng.choice(best)  # never empty: a look is -inf at worst, which ties with the start
 
 
 def _candidates(actions: list[Action], rng: random.Random) -> list[Action]:

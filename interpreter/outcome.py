@@ -45,11 +45,17 @@ def margin_after(game: FastGame, action: Action, seat: int) -> float:
     """The seat's margin once `action` is played in a copy of `game` (a sampled, fast match),
     -inf where the ruleset cannot go on after it: one ply, as greedy looks. The copy meets the
     match's chance, so the moves tried in one world meet the same luck and differ by themselves."""
+    return look(game, action, seat)[0]
+
+
+def look(game: FastGame, action: Action, seat: int) -> tuple[float, FastGame | None]:
+    """`margin_after`, and the copy it played the move in (`FastGame.trial`), or None where the
+    ruleset cannot go on after it."""
     try:
         trial = game.trial(action)
     except (EngineError, MoveError):
-        return float("-inf")
-    return margin(trial, seat)
+        return float("-inf"), None
+    return margin(trial, seat), trial
 
 
 def seat_rivals(compiled: Compiled) -> tuple[tuple[int, ...], ...]:

@@ -16,7 +16,7 @@ from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game
 from cardrules.interpreter.ismcts import LINE_CANDIDATES, IsmctsBot, Node, _candidates, _iterate, _rewards, key, search
 from cardrules.interpreter.load import load, load_text
-from cardrules.interpreter.outcome import seat_rivals
+from cardrules.interpreter.outcome import round_values, seat_rivals
 from cardrules.interpreter.seats import Seat, SeatError, parse_seat, parse_seats
 from cardrules.interpreter.worlds import Knowledge, Memory, public_flow
 
@@ -386,7 +386,7 @@ def test_a_lines_candidates_hold_one_of_each_play_the_seat_can_make():
         assert {None if a[0] is None else a[0].name for a in chosen} == plays
 
 
-def test_a_line_is_scored_after_its_plays_however_many_passes_come_between():
+def test_a_line_is_scored_after_its_plays_however_many_passes_come_between(monkeypatch):
     """A window after every step asks each seat, so a horizon counted in actions ended most lines
     in passes before the seat's own next play: the thief that fetches back the card just played
     against it was scored without the play that card makes."""
@@ -396,13 +396,21 @@ def test_a_line_is_scored_after_its_plays_however_many_passes_come_between():
     legal = {key(0, a): a for a in seen.actions()}
     sampler, rng, rivals = Memory().sampler(seen), random.Random(2), seat_rivals(c)
     root, scale, horizon, lines = Node(), [0.0, 0], 4, 0
+    scored = []  # the positions lines are scored at, the last its end (a line plays on in copies of its world)
+
+    def scoring(world, start_round):
+        scored.append(world)
+        return round_values(world, start_round)
+
+    monkeypatch.setattr(ismcts, "round_values", scoring)
     for _ in range(20):
         world = sampler.sample(rng)
         if world.to_move != 0:
             continue
         plays = world.state.plays
         _iterate(world, root, legal, rng, horizon, scale, rivals)
-        assert world.state.plays - plays == horizon or world.state.round > game.state.round or world.state.over
+        end = scored[-1].state
+        assert end.plays - plays == horizon or end.round > game.state.round or end.over
         lines += 1
     assert lines >= 10
 
