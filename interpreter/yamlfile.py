@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from functools import cache
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import jsonschema
 import yaml
@@ -128,20 +128,36 @@ def _not_yaml(e: yaml.YAMLError, file: str, text: str) -> RulesError:
 
 def _no_deep_nesting(text: str, file: str) -> None:
     """Refuse nesting deeper than MAX_DEPTH from the event stream, before anything is composed:
-    libyaml's composer recurses, and 50,000 `[` kill the process."""
+    libyaml's composer recurses, and 50,000 `[` kill the process. Newer libyamls (PyYAML 6.0.4's)
+    refuse deep nesting themselves, a thousand levels down, and may do so before the stream
+    reaches MAX_DEPTH: their scanner reads ahead of the events. That is the same error."""
     depth = 0
-    for event in yaml.parse(text, Loader=SAFE_LOADER):
-        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            depth += 1
-            if depth > MAX_DEPTH:
-                mark = event.start_mark
-                assert mark is not None  # the parser marks every event
-                raise RulesError([Diagnostic("error", f"the file nests more than {MAX_DEPTH} levels deep",
-                                             Span.point(mark.line + 1, mark.column + 1),
-                                             "a house or scenario file nests a few levels: is it the right file?",
-                                             file)], text)
-        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            depth -= 1
+    try:
+        for event in yaml.parse(text, Loader=SAFE_LOADER):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise _too_deep(event.start_mark, file, text)
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.MarkedYAMLError as e:
+        if "nesting depth" not in str(e.problem):
+            raise
+        raise _too_deep(e.problem_mark, file, text) from None
+
+
+class _Mark(Protocol):
+    """Where the parser stands: PyYAML's mark or libyaml's."""
+
+    line: int
+    column: int
+
+
+def _too_deep(mark: _Mark | None, file: str, text: str) -> RulesError:
+    assert mark is not None  # the parser marks every event and every error of its own
+    return RulesError([Diagnostic("error", f"the file nests more than {MAX_DEPTH} levels deep",
+                                  Span.point(mark.line + 1, mark.column + 1),
+                                  "a house or scenario file nests a few levels: is it the right file?", file)], text)
 
 
 def _check_nodes(tree: yaml.Node, file: str, text: str) -> None:
