@@ -44,6 +44,8 @@ class OpenSampler:
 
 
 class OpenMemory:
+    """What `IsmctsBot` asks for its sampler (`worlds.Memory`), answered from the real match."""
+
     def sampler(self, seen: object) -> OpenSampler:
         return OpenSampler(_match[-1])
 
