@@ -7,19 +7,22 @@ child counts one more availability, the UCB's parent count), expands one untried
 on with each seat's greedy move (the best one ply ahead by the ruleset's standing, as the greedy
 bot judges, among at most `LINE_CANDIDATES` of its moves, one of each play first), and scores
 the line by the ruleset's own standing (`outcome`) a few plays after the decision: `HORIZON`
-plays per seat, tree and playout together (passes do not count, up to `PASSES_PER_PLAY` for each
-play), or sooner where the round (or the match) ends.
+plays per seat, at most `LINE_PLAYS` in all, tree and playout together (passes do not count, up
+to `PASSES_PER_PLAY` for each play), or sooner where the round (or the match) ends.
 
 Why so: random play to the round's end drowns the moves searched in the noise of the moves
-played at random (in a long round, 40% against greedy where the short horizon made 65%), while
-a fixed horizon scores every line of one decision at the same distance, so that no line looks
+played at random (in a long round, 40% against greedy where the short horizon made 65%), while a
+fixed horizon scores every line of one decision at the same distance, so that no line looks
 better for being cut where its seat had just scored. Random moves within the horizon were noise
 too (a window's answers played anywhere): greedy ones took one of the long-round rulesets from
 44% to 65% against greedy on the same 60 deals, at half the iterations (docs/bots.md has the
-figures). Longer lines (until three turns have begun: with two seats, until the seat's own next
-turn is over) cost twice as much and did no better. Plays, not actions: a window after every
-step asks each seat, so four actions were mostly passes and a line stopped before the seat's own
-next play; a card that fetches back the card just played against it then showed no worth.
+figures). Lines that ran until three turns had begun (with two seats, until the seat's own next
+turn was over) cost twice as much and did no better; 3 plays a seat instead of 2 did better
+against greedy (4.5 points over two seeds of the long-round ruleset's three editions, nothing
+lost against random) at 1.5 times the cost, so four seats keep 8 plays. Plays, not actions: a
+window after every step asks each seat, so four actions were mostly passes and a line stopped
+before the seat's own next play; a card that fetches back the card just played against it then
+showed no worth.
 
 Backed up per seat, for the seat that moved into each node, so three or more seats each pursue
 their own. A seat's reward is half a win (1 shared among the seats that stand best) and half
@@ -52,11 +55,13 @@ if TYPE_CHECKING:  # bots imports this module
     from .bots import SeatView
 
 EXPLORATION = 0.7  # UCB's constant, for rewards in 0..1
-HORIZON = 2  # plays (passes aside) per seat after the decision, tree and line together, at which a line is scored
+HORIZON = 3  # plays (passes aside) per seat after the decision, tree and line together, at which a line is scored,
+LINE_PLAYS = 8  # but at most this many plays in all: with four seats, 3 plays a seat would cost half as much again
 PASSES_PER_PLAY = 5  # and passes, at most this many for each play of the horizon: a line ends however the seats pass
 SETTLED_EVERY = 10  # iterations between two looks at whether the root's choice is settled
-LINE_CANDIDATES = 8  # a line's move is the best of at most this many of its legal moves, one of each play first:
-# where a card may go to any seat's row (4 players) trying all made a decision 0.4 s
+LINE_CANDIDATES = 5  # a line's move is the best of at most this many of its legal moves, one of each play first:
+# where a card may go to any seat's row (4 players) trying all made a decision 0.4 s, and 5, not 8, pays
+# for the longer lines of `HORIZON`
 # a tree edge: (mover, play index or -1 for a pass, then the action's own: what is played, whose
 # `Any` is `engine.Action`'s, the target seat, the pile)
 Key: TypeAlias = tuple[int, int, Any, int, int]
@@ -97,7 +102,7 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
     by_key = {key(seat, a): a for a in legal}
     open_keys = [k for k in by_key if k not in barred]
     n = sampler.c.players
-    horizon = HORIZON * n
+    horizon = min(HORIZON * n, LINE_PLAYS)
     done = 0
     while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
         if iterations is not None and done % SETTLED_EVERY == 0 and _settled(root, open_keys, iterations - done):

@@ -415,6 +415,23 @@ def test_a_line_is_scored_after_its_plays_however_many_passes_come_between(monke
     assert lines >= 10
 
 
+@pytest.mark.parametrize(("players", "plays"), [(2, 3 * 2), (4, 8)])
+def test_a_lines_horizon_is_3_plays_a_seat_and_8_plays_at_most(monkeypatch, players, plays):
+    """3 plays a seat beat 2 against greedy (docs/bots.md, "Longer lines"); with four seats
+    that would be 12 plays, half as much again as 8 for a seat already far above its target."""
+    c = compiled("arne_total@en", players)
+    game, table = next(iter(positions(c, seed=21, watched=0, every=5, limit=200)))
+    seen = seat_view(game, table, 0)
+    horizons = set()
+
+    def iterate(world, root, legal, rng, horizon, scale, rivals):
+        horizons.add(horizon)
+
+    monkeypatch.setattr(ismcts, "_iterate", iterate)
+    search(Memory().sampler(seen), 0, seen.actions(), random.Random(1), iterations=20)
+    assert horizons == {plays}
+
+
 def test_a_search_stops_once_its_choice_is_settled_and_chooses_as_the_whole_budget(monkeypatch):
     """Once no move can overtake the most visited in the iterations left, the rest would change
     nothing that is chosen: the search stops there, and a clear decision costs less."""
