@@ -19,10 +19,10 @@ too (a window's answers played anywhere): greedy ones took one of the long-round
 figures). Lines that ran until three turns had begun (with two seats, until the seat's own next
 turn was over) cost twice as much and did no better; 3 plays a seat instead of 2 did better
 against greedy (3.7 points over three seeds of the long-round ruleset's three editions, nothing
-lost against random) at RATIO times the cost, so four seats keep 8 plays. Plays, not actions: a
-window after every step asks each seat, so four actions were mostly passes and a line stopped
-before the seat's own next play; a card that fetches back the card just played against it then
-showed no worth.
+lost against random) at about 1.5 times the cost of a two-player match, so four seats keep 8
+plays. Plays, not actions: a window after every step asks each seat, so four actions were mostly
+passes and a line stopped before the seat's own next play; a card that fetches back the card
+just played against it then showed no worth.
 
 Backed up per seat, for the seat that moved into each node, so three or more seats each pursue
 their own. A seat's reward is half a win (1 shared among the seats that stand best) and half
