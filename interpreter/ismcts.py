@@ -55,8 +55,8 @@ if TYPE_CHECKING:  # bots imports this module
     from .bots import SeatView
 
 EXPLORATION = 0.7  # UCB's constant, for rewards in 0..1
-HORIZON = 3  # plays (passes aside) per seat after the decision, tree and line together, at which a line is scored,
-LINE_PLAYS = 8  # but at most this many plays in all: with four seats, 3 plays a seat would cost half as much again
+HORIZON = 3  # plays (passes aside) per seat after the decision, tree and line together, at which a line is scored
+LINE_PLAYS = 8  # and at most this many plays in all: with four seats, 3 plays a seat would cost half as much again
 PASSES_PER_PLAY = 5  # and passes, at most this many for each play of the horizon: a line ends however the seats pass
 SETTLED_EVERY = 10  # iterations between two looks at whether the root's choice is settled
 LINE_CANDIDATES = 5  # a line's move is the best of at most this many of its legal moves, one of each play first:
