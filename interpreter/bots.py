@@ -24,14 +24,14 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .compile import Compiled
-from .engine import Action, EngineError, Game, State, View, move_of
+from .engine import Action, EngineError, Game, View, move_of
 from .ismcts import IsmctsBot
 from .notation import Move
 from .outcome import margin_after
 from .progress import endless_round, round_bound
 from .redact import as_seen
 from .seats import GREEDY_SAMPLES, Seat
-from .worlds import Memory, public_flow
+from .worlds import Flow, Memory, public_flow
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class SeatView:
     compiled: Compiled
     seat: int
     view: View  # `Game.view(seat)` now
-    flow: State  # the public flow: the state with its zones left empty
+    flow: Flow  # the public flow: the state without its cards, and who played which, by where it lies
     legal: tuple[Action, ...]  # the actions open to the seat
     start: View | None = None  # the seat's view once dealt (for bots that observe)
     history: tuple[Seen, ...] = ()  # every move since, as the seat saw it
@@ -109,8 +109,8 @@ class Table:
     def seat_view(self, seat: int) -> SeatView:
         game = self.game
         legal = tuple(game.actions()) if game.to_move == seat else ()
-        return SeatView(self.compiled, seat, game.view(seat), public_flow(game.state), legal, self.start.get(seat),
-                        tuple(self.history.get(seat, ())))
+        return SeatView(self.compiled, seat, game.view(seat), public_flow(self.compiled, game.state), legal,
+                        self.start.get(seat), tuple(self.history.get(seat, ())))
 
     def choose(self, bot: Bot | None = None) -> Action:
         """The action of the bot whose seat is to move (or of `bot`, playing that seat)."""

@@ -13,6 +13,9 @@ Sampling deals the pool at random into the hidden places, as many as each shows,
 pinned faces; the turn, the window, the totals and the rest of the game's flow are public and
 come as they are (`public_flow`). Copies of a face are alike (the engine plays the first copy of
 a face it finds), so cards are numbered by face in a fixed order, never read from the real state.
+What the state says of a card by its number (the seat that played it this round, the card a
+value names) comes by where the card lies instead (`Flow`), and each world gives it to the card
+it deals there.
 """
 from __future__ import annotations
 
@@ -37,12 +40,45 @@ Place = tuple[int, int]  # (zone index, owner seat, or -1 for a shared zone)
 Content = list[Any]
 
 
-def public_flow(state: State) -> State:
-    """The state without its cards: whose turn, the window, the totals, the rounds' results:
-    what every seat at a real table knows. Its zones are left empty."""
-    return dataclasses.replace(state, zones=[], totals=list(state.totals), next_turns=list(state.next_turns),
+@dataclasses.dataclass(frozen=True)
+class Flow:
+    """The public course of a match (`public_flow`): the state without its cards, and what the
+    state says of particular cards told by where they lie, a place and a position in it. Where
+    a card lies is public even where its face is not (seats see cards come and go, and a hidden
+    place shows its count), so the marks tell a world no face: it gives each to the card it
+    deals to that spot."""
+
+    state: State  # zones and `played` left empty, the values that name a card left at no card
+    played: tuple[tuple[Place, int, int], ...]  # (place, position, seat): a card played this round, by that seat
+    named: tuple[tuple[int, Place, int], ...]  # (value index, place, position): the card a value names
+
+
+def public_flow(compiled: Compiled, state: State) -> Flow:
+    """What every seat at a real table knows of the match beyond the cards it sees: whose
+    turn, the window, the totals, the rounds' results, the named values, and who played which
+    card and which card a value names, by the card's place and position (`Flow`). Nothing of it
+    is shared with `state`: a world played on never changes the match."""
+    spots = {card: (place, i) for place, cards in _places(compiled, state.zones) for i, card in enumerate(cards)}
+    card_values = [k for k, value in enumerate(compiled.model.values) if value.type == "card"]
+    named = tuple((k, *spots[card]) for k in card_values if (card := state.values[k]) in spots)
+    values = list(state.values)
+    for k in card_values:
+        if values[k] is not None:
+            values[k] = compiled.deck_size  # no card, until a world deals the one named
+    bare = dataclasses.replace(state, zones=[], totals=list(state.totals), next_turns=list(state.next_turns),
                                window=None if state.window is None else list(state.window),
-                               results=list(state.results), silent=set(state.silent))
+                               results=list(state.results), silent=set(state.silent), values=values, played=[])
+    return Flow(bare, tuple((*spots[card], seat) for card, seat in enumerate(state.played) if seat >= 0
+                            and card in spots), named)
+
+
+def _places(compiled: Compiled, zones: list[Any]) -> list[tuple[Place, list[int]]]:
+    """Each place and its cards in order (a zone of piles, its piles one after another)."""
+    out = []
+    for z, zone in enumerate(compiled.model.zones):
+        for owner, content in enumerate(zones[z]) if zone.per_seat else ((-1, zones[z]),):
+            out.append(((z, owner), [card for pile in content for card in pile] if zone.piles else content))
+    return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,7 +233,7 @@ class Sampler:
     run on the fast engine (`fast.FastGame`), whichever engine runs the real match: the two
     play alike, and a search plays thousands of moves a decision."""
 
-    def __init__(self, compiled: Compiled, knowledge: Knowledge, flow: State):
+    def __init__(self, compiled: Compiled, knowledge: Knowledge, flow: Flow):
         self.c, self.flow = compiled, flow
         layout = knowledge.layout
         self.layout = layout
@@ -241,10 +277,18 @@ class Sampler:
                 rng.shuffle(faces)
             cards = [next(next_card[f]) for f in faces]
             put(place, cards if piles is None else _split(cards, piles, rng))
-        flow = self.flow
+        flow = self.flow.state
+        played, values = [-1] * (self.c.deck_size + 1), list(flow.values)
+        if self.flow.played or self.flow.named:
+            spots = dict(_places(self.c, zones))
+            for place, i, seat in self.flow.played:
+                played[spots[place][i]] = seat
+            for k, place, i in self.flow.named:
+                values[k] = spots[place][i]
         state = dataclasses.replace(flow, zones=zones, totals=list(flow.totals), next_turns=list(flow.next_turns),
                                     window=None if flow.window is None else list(flow.window),
-                                    results=list(flow.results), silent=set(flow.silent))
+                                    results=list(flow.results), silent=set(flow.silent), values=values,
+                                    played=played)
         return FastGame.resume(self.c, state, rng.getrandbits(64))
 
 

@@ -56,8 +56,13 @@ match {
 """
 
 
+# rulesets whose rules read who played a card (`played_by`) or keep a card in a value
+MARKED = {"whist": ("whist.rules", None, (), 4), "hearts": ("hearts.rules", None, (), 4),
+          "colour_rush": ("colour_rush.rules", None, (), 3)}
+
+
 def compiled(name: str, players: int = 2):
-    file, edition, variants = SELECTIONS[name]
+    file, edition, variants = SELECTIONS[name] if name in SELECTIONS else MARKED[name][:3]
     return compile_ruleset(load(str(RULESETS / file), edition, variants).model, players)
 
 
@@ -78,7 +83,8 @@ def positions(c, seed: int, watched: int, every: int = 7, limit: int = 60):
 
 def hidden_permuted(game: Game, seat: int, knowledge: Knowledge, rng: random.Random) -> Game:
     """The same match with the cards hidden from `seat` dealt again among the places that hide
-    them, each place keeping its count and the faces the seat knows are there."""
+    them, each place keeping its count and the faces the seat knows are there. Who played the
+    card in a spot, and a value that names it, are public and stay with the spot."""
     state = game.state.copy()
     slots, pool = [], []
     for (z, owner), pins in [(p, knowledge.pinned.get(p, Counter())) for p in knowledge.layout.hidden]:
@@ -92,15 +98,22 @@ def hidden_permuted(game: Game, seat: int, knowledge: Knowledge, rng: random.Ran
                 slots.append((cards, i))
                 pool.append(card)
     rng.shuffle(pool)
+    moved = {}  # the card that was in a spot: the card there now
     for (cards, i), card in zip(slots, pool, strict=True):
+        moved[cards[i]] = card
         cards[i] = card
+    for was, now in moved.items():
+        state.played[now] = game.state.played[was]
+    for k, value in enumerate(game.c.model.values):
+        if value.type == "card" and state.values[k] in moved:
+            state.values[k] = moved[state.values[k]]
     return Game.resume(game.c, state, 0)
 
 
 def seat_view(game: Game, table: Table, seat: int) -> SeatView:
     """What `seat` is given at `game`, with the history the table kept (the same for a match
     whose hidden cards were dealt otherwise: the seat saw the same)."""
-    return SeatView(game.c, seat, game.view(seat), public_flow(game.state), tuple(game.actions()),
+    return SeatView(game.c, seat, game.view(seat), public_flow(game.c, game.state), tuple(game.actions()),
                     table.start[seat], tuple(table.history[seat]))
 
 
@@ -263,9 +276,9 @@ def test_partners_are_read_from_the_teams_clause():
 # ------------------------------------------------------------------ honesty
 
 
-@pytest.mark.parametrize("name", ["klats", "arne_total@en", "arne_total@ru"])
+@pytest.mark.parametrize("name", ["klats", "arne_total@en", "arne_total@ru", *MARKED])
 def test_dealing_the_hidden_cards_otherwise_never_changes_a_bots_choice(name):
-    c = compiled(name)
+    c = compiled(name, MARKED[name][3] if name in MARKED else 2)
     rng = random.Random(3)
     compared = changed = 0
     for game, table in positions(c, seed=21, watched=0, every=4):
@@ -279,6 +292,55 @@ def test_dealing_the_hidden_cards_otherwise_never_changes_a_bots_choice(name):
             assert make().choose(seen) == make().choose(seat_view(other, table, 0))
         compared += 1
     assert compared >= 2 and changed >= 1  # the hidden cards really lay otherwise
+
+
+@pytest.mark.parametrize("name", ["klats", "arne_total@en", *MARKED])
+def test_a_bots_search_never_changes_the_match(name):
+    """The worlds a bot plays on share nothing with the match: a search once wrote who played
+    which card, and the values its lines set (Whist's trump, the trick's taker), into the match."""
+    c = compiled(name, MARKED[name][3] if name in MARKED else 2)
+    game = Game(c, 6)
+    table = Table(game, [IsmctsBot(random.Random(1), iterations=20)] +
+                  [GreedyBot(random.Random(2 + s)) for s in range(1, c.players)])
+    for _ in range(40):
+        if game.over:
+            break
+        before = game.state.copy()
+        action = table.choose()
+        assert game.state == before
+        table.play(action)
+
+
+@pytest.mark.parametrize("name", list(MARKED))
+def test_who_played_a_card_and_the_card_a_value_names_stay_with_its_spot_in_every_world(name):
+    c = compiled(name, MARKED[name][3])
+    card_values = [k for k, v in enumerate(c.model.values) if v.type == "card"]
+    rng, checked = random.Random(4), 0
+    for game, table in positions(c, seed=5, watched=1, every=3):
+        sampler = Memory().sampler(seat_view(game, table, 1))
+        real = _spots(c, game.state.zones)
+        for _ in range(4):
+            world = sampler.sample(rng)
+            spots = _spots(c, world.state.zones)
+            assert spots.keys() == real.keys()
+            for spot, card in real.items():
+                assert world.state.played[spots[spot]] == game.state.played[card]
+            where = {card: spot for spot, card in real.items()}
+            for k in card_values:
+                if game.state.values[k] in where:
+                    assert world.state.values[k] == spots[where[game.state.values[k]]]
+            checked += sum(seat >= 0 for seat in game.state.played)
+    assert checked > 0  # cards had been played: there were marks to keep
+
+
+def _spots(c, zones) -> dict[tuple[int, int, int], int]:
+    """(zone, owner, position) -> the card there, piles one after another."""
+    out = {}
+    for z, zone in enumerate(c.model.zones):
+        for owner, content in enumerate(zones[z]) if zone.per_seat else ((-1, zones[z]),):
+            cards = [card for pile in content for card in pile] if zone.piles else content
+            out.update(((z, owner, i), card) for i, card in enumerate(cards))
+    return out
 
 
 # ------------------------------------------------------------------ determinism and legality
