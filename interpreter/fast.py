@@ -47,9 +47,11 @@ from .compile import (
     CHOSEN,
     MATE,
     OWNER,
+    PASSED,
     PASSES,
     PILE,
     RNG,
+    ROUND,
     SELF,
     STATE,
     TARGET,
@@ -170,25 +172,44 @@ class FastGame(Game):
     def __init__(self, compiled: Compiled, seed: int = 0, *, deal: bool = True):
         p = self._plan = plan(compiled)
         self.reference = compiled
-        n = compiled.players
         self._programs, self._window_gen, self._round_end_fn = p.programs, p.window_gen, p.round_end
         self._shares, self._keep_answers, self._budget_value = p.shares, p.keep_answers, p.budget
         self._zone_plans = p.zones
         self._keep_scores = p.keep_scores
-        self._scores: list[int | None] = [None] * n  # per seat: its round score now, None unknown
         self._copy_zones, self._effects, self._effect_writes = p.copy_zones, p.effects, p.effect_writes
         self._at_target = p.at_target
         self._step_writes = p.step_writes
         self._playout, self._start_round_fn = p.playout, p.start_round
         self._face_of = compiled.face_of
-        self._dirty = [True] * len(compiled.round_ends)
+        self._fresh()
+        super().__init__(p.fast, seed, deal=deal)
+
+    def _fresh(self) -> None:
+        """Nothing kept yet: every score, end-round test and window answer to work out."""
+        n = self.reference.players
+        self._scores: list[int | None] = [None] * n  # per seat: its round score now, None unknown
+        self._dirty = [True] * len(self.reference.round_ends)
         self._answers: list[list[Action] | None] = [None] * n  # per seat: its window actions (no pass), None unknown
-        self._parts: list[list[Share]] = [[None] * p.shares for _ in range(n)]  # per seat: each window play's share
+        self._parts: list[list[Share]] = [[None] * self._shares for _ in range(n)]  # per seat: each window play's share
         # per share: the seats where it is a list (may be stale)
-        self._live: list[set[int]] = [set() for _ in range(p.shares)]
+        self._live: list[set[int]] = [set() for _ in range(self._shares)]
         # the random source's state, read for copies; None once it is drawn on
         self._rng_state: tuple[Any, ...] | None = None
-        super().__init__(p.fast, seed, deal=deal)
+
+    def resumed(self, state: State, seed: int) -> FastGame:
+        """`resume(self.reference, state, seed)` from a match made with `deal=False`, at the cost
+        of a copy of its settings rather than making them again: a search resumes a sampled world
+        at every iteration (`worlds.Sampler`). `state` is taken as it is, not copied."""
+        other = object.__new__(FastGame)
+        other.__dict__.update(self.__dict__)
+        rng = random.Random(seed)
+        env = list(self.env)
+        env[STATE], env[RNG], env[ZONES], env[ROUND], env[TOTALS], env[PASSES], env[PASSED] = (
+            state, rng, state.zones, state.round, state.totals, state.idle_turns, state.passed)
+        other.state, other.rng, other.env, other.seed, other._actions = state, rng, env, seed, []
+        other._fresh()
+        other._advance()
+        return other
 
     # ---------------------------------------------------------------- what changed
 

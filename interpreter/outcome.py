@@ -36,9 +36,20 @@ def standing(game: Game) -> list[float]:
 
 
 def margin(game: Game, seat: int) -> float:
-    """The seat's standing less the best rival's (its standing alone when it has no rival)."""
-    values, rivals = standing(game), seat_rivals(game.c)[seat]
-    return values[seat] - max((values[s] for s in rivals), default=0)
+    """The seat's standing less the best rival's (its standing alone when it has no rival).
+    `standing` worked out for the seat and its rivals alone: each move of a search's line looks
+    at several."""
+    c, st = game.c, game.state
+    values = st.totals if st.over else [t + s for t, s in zip(st.totals, game.round_scores(), strict=True)]
+    team_of = c.team_of
+    rivals = _rivals(team_of, c.players)[seat]
+    if c.model.teams is None:
+        own, others = values[seat], [values[s] for s in rivals]
+    else:
+        own, others = sum(values[t] for t in team_of[seat]), [sum(values[t] for t in team_of[s]) for s in rivals]
+    if c.model.match.winner == "lowest":
+        return -own + min(others, default=0)
+    return own - max(others, default=0)
 
 
 def margin_after(game: FastGame, action: Action, seat: int) -> float:

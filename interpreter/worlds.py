@@ -247,6 +247,7 @@ class Sampler:
         self.cards_of: dict[int, list[int]] = {}
         for card, face in enumerate(compiled.face_of):
             self.cards_of.setdefault(face, []).append(card)
+        self.blank = FastGame(compiled, deal=False)  # each world resumes from a copy of its settings
 
     @property
     def uncertain(self) -> bool:
@@ -285,11 +286,9 @@ class Sampler:
                 played[spots[place][i]] = seat
             for k, place, i in self.flow.named:
                 values[k] = spots[place][i]
-        state = dataclasses.replace(flow, zones=zones, totals=list(flow.totals), next_turns=list(flow.next_turns),
-                                    window=None if flow.window is None else list(flow.window),
-                                    results=list(flow.results), silent=set(flow.silent), values=values,
-                                    played=played)
-        return FastGame.resume(self.c, state, rng.getrandbits(64))
+        state = flow.copy()
+        state.zones, state.values, state.played = zones, values, played
+        return self.blank.resumed(state, rng.getrandbits(64))
 
 
 class Memory:
