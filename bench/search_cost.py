@@ -65,7 +65,7 @@ def play_cell(cell: int, matches: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--against", required=True, help="the other build's Python")
+    ap.add_argument("--against", help="the other build's Python (required)")
     ap.add_argument("--matches", type=int, default=2, help="matches a cell (default 2)")
     ap.add_argument("--rounds", type=int, default=3, help="times each build plays every cell (default 3)")
     ap.add_argument("--same", action="store_true", help="exit 1 unless every cell's moves are the same")
@@ -74,6 +74,8 @@ def main() -> None:
     if a.cell is not None:
         print(json.dumps(play_cell(a.cell, a.matches)))
         return
+    if a.against is None:
+        ap.error("--against is required: the other build's Python")
     builds = {"other": a.against, "here": sys.executable}
     cpu = {(b, c): 0.0 for b in builds for c in range(len(CELLS))}
     moves: dict[tuple[str, int], str] = {}
