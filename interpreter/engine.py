@@ -194,12 +194,15 @@ class Game:
         """A match going on from `state` (taken as it is, not copied), its chance drawn from
         `seed`: the worlds a bot samples and searches."""
         game = cls(compiled, seed, deal=False)
-        game.state = game.env[STATE] = state
-        env = game.env
-        env[ZONES], env[ROUND], env[TOTALS], env[PASSES], env[PASSED] = (
-            state.zones, state.round, state.totals, state.idle_turns, state.passed)
+        game._go_on_from(state)
         game._advance()
         return game
+
+    def _go_on_from(self, state: State) -> None:
+        """Go on from `state`, as it is: the environment's slots that mirror it point at it."""
+        self.state = self.env[STATE] = state
+        self.env[ZONES], self.env[ROUND], self.env[TOTALS], self.env[PASSES], self.env[PASSED] = (
+            state.zones, state.round, state.totals, state.idle_turns, state.passed)
 
     # ---------------------------------------------------------------- reading
 

@@ -47,11 +47,9 @@ from .compile import (
     CHOSEN,
     MATE,
     OWNER,
-    PASSED,
     PASSES,
     PILE,
     RNG,
-    ROUND,
     SELF,
     STATE,
     TARGET,
@@ -203,10 +201,9 @@ class FastGame(Game):
         other = object.__new__(FastGame)
         other.__dict__.update(self.__dict__)
         rng = random.Random(seed)
-        env = list(self.env)
-        env[STATE], env[RNG], env[ZONES], env[ROUND], env[TOTALS], env[PASSES], env[PASSED] = (
-            state, rng, state.zones, state.round, state.totals, state.idle_turns, state.passed)
-        other.state, other.rng, other.env, other.seed, other._actions = state, rng, env, seed, []
+        other.env, other.rng, other.seed, other._actions = list(self.env), rng, seed, []
+        other.env[RNG] = rng
+        other._go_on_from(state)
         other._fresh()
         other._advance()
         return other

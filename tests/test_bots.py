@@ -18,7 +18,7 @@ from cardrules.interpreter.ismcts import LINE_CANDIDATES, IsmctsBot, Node, _cand
 from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.outcome import round_values, seat_rivals
 from cardrules.interpreter.seats import Seat, SeatError, parse_seat, parse_seats
-from cardrules.interpreter.worlds import Knowledge, Memory, public_flow
+from cardrules.interpreter.worlds import Knowledge, Memory, _places, public_flow
 
 from .conftest import RULESETS, cli
 
@@ -61,8 +61,10 @@ MARKED = {"whist": ("whist.rules", None, (), 4), "hearts": ("hearts.rules", None
           "colour_rush": ("colour_rush.rules", None, (), 3)}
 
 
-def compiled(name: str, players: int = 2):
+def compiled(name: str, players: int | None = None):
+    """The ruleset compiled for `players` (by default 2, or the count a `MARKED` one plays at)."""
     file, edition, variants = SELECTIONS[name] if name in SELECTIONS else MARKED[name][:3]
+    players = players or (MARKED[name][3] if name in MARKED else 2)
     return compile_ruleset(load(str(RULESETS / file), edition, variants).model, players)
 
 
@@ -278,7 +280,7 @@ def test_partners_are_read_from_the_teams_clause():
 
 @pytest.mark.parametrize("name", ["klats", "arne_total@en", "arne_total@ru", *MARKED])
 def test_dealing_the_hidden_cards_otherwise_never_changes_a_bots_choice(name):
-    c = compiled(name, MARKED[name][3] if name in MARKED else 2)
+    c = compiled(name)
     rng = random.Random(3)
     compared = changed = 0
     for game, table in positions(c, seed=21, watched=0, every=4):
@@ -298,7 +300,7 @@ def test_dealing_the_hidden_cards_otherwise_never_changes_a_bots_choice(name):
 def test_a_bots_search_never_changes_the_match(name):
     """The worlds a bot plays on share nothing with the match: a search once wrote who played
     which card, and the values its lines set (Whist's trump, the trick's taker), into the match."""
-    c = compiled(name, MARKED[name][3] if name in MARKED else 2)
+    c = compiled(name)
     game = Game(c, 6)
     table = Table(game, [IsmctsBot(random.Random(1), iterations=20)] +
                   [GreedyBot(random.Random(2 + s)) for s in range(1, c.players)])
@@ -313,7 +315,7 @@ def test_a_bots_search_never_changes_the_match(name):
 
 @pytest.mark.parametrize("name", list(MARKED))
 def test_who_played_a_card_and_the_card_a_value_names_stay_with_its_spot_in_every_world(name):
-    c = compiled(name, MARKED[name][3])
+    c = compiled(name)
     card_values = [k for k, v in enumerate(c.model.values) if v.type == "card"]
     rng, checked = random.Random(4), 0
     for game, table in positions(c, seed=5, watched=1, every=3):
@@ -333,14 +335,9 @@ def test_who_played_a_card_and_the_card_a_value_names_stay_with_its_spot_in_ever
     assert checked > 0  # cards had been played: there were marks to keep
 
 
-def _spots(c, zones) -> dict[tuple[int, int, int], int]:
-    """(zone, owner, position) -> the card there, piles one after another."""
-    out = {}
-    for z, zone in enumerate(c.model.zones):
-        for owner, content in enumerate(zones[z]) if zone.per_seat else ((-1, zones[z]),):
-            cards = [card for pile in content for card in pile] if zone.piles else content
-            out.update(((z, owner, i), card) for i, card in enumerate(cards))
-    return out
+def _spots(c, zones) -> dict[tuple[tuple[int, int], int], int]:
+    """(place, position) -> the card there, piles one after another."""
+    return {(place, i): card for place, cards in _places(c, zones) for i, card in enumerate(cards)}
 
 
 # ------------------------------------------------------------------ determinism and legality
