@@ -6,9 +6,18 @@
 Two players: ismcts vs random, ismcts vs greedy, greedy vs random, each bot first in half the
 matches (match i puts the first-named bot at seat i % 2). Four players: one ismcts among three
 random bots, at seat i % 4, in half as many matches unless --four-games says; its target is
-twice the fair share (50%). Ties count as a share of
-a win. Each match's game and bot seeds come from the run seed, the cell and the match index, so
-the figures do not depend on --workers; each worker compiles the rulesets itself (compiled
+twice the fair share (50%); `--four-rivals random greedy` adds a cell of one ismcts among three
+greedy bots. Ties count as a share of a win (shared among the tied teams where the ruleset has
+teams: a team's win is each of its seats' win).
+
+The issue's bars are for its own rulesets (`RULESETS`) and cells. Any other ruleset (`--rulesets
+whist hearts rummy go_fish colour_rush`) and any other cell is held to its fair share instead: the
+share a seat wins among bots alike (a half with two seats, a quarter among four, its team's share
+where the ruleset has teams), which the interval must lie above. A ruleset that cannot seat two
+players (Whist, Hearts) plays its 4-player cells alone.
+
+Each match's game and bot seeds come from the run seed, the cell and the match index, so the
+figures do not depend on --workers; each worker compiles the rulesets itself (compiled
 rulesets hold closures, which do not pickle). Decision times are the ismcts seat's, over the
 decisions with two or more legal moves, in the matches of this run, in processor time (as are the
 seconds a match takes): on a shared machine, what one idle core would need.
@@ -31,6 +40,7 @@ from cardrules.interpreter.seats import parse_seat
 
 RULESETS = ["klats", "arne_92", "arne_total@en", "arne_total@ru", "arne_total@en+minimum"]
 PAIRS = [("ismcts", "random", 0.90), ("ismcts", "greedy", 0.60), ("greedy", "random", 0.70)]
+FOUR_TARGET = 0.50  # the issue's: one ismcts among three random wins twice its fair share
 Z = 1.959964  # the normal quantile of a 95% interval
 
 _compiled: dict = {}
@@ -72,7 +82,8 @@ def _play(spec: str, seats: tuple, me: int, run_seed: int, cell: str, index: int
             times.append(time.process_time() - start)
         table.play(action)
     winners = game.winners()
-    return (1.0 / len(winners) if me in winners else 0.0), times
+    teams = {c.team_of[s] for s in winners}  # a tie shares the win among the teams, not their seats
+    return (1.0 / len(teams) if me in winners else 0.0), times
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:
@@ -91,25 +102,39 @@ def _spread(times: list[float]) -> str:
     return f"{statistics.median(times):.3f} / {times[int(0.95 * (len(times) - 1))]:.3f}"
 
 
-def cells(args) -> list[tuple[str, str, list[tuple]]]:
-    """(ruleset, cell name, tasks) for every cell of the run."""
+def fair_share(spec: str, players: int) -> float:
+    """A seat's share of the wins among bots alike: its team's (a seat alone without teams)."""
+    c = compiled(spec, players)
+    return len(c.team_of[0]) / players
+
+
+def cells(args) -> list[tuple[str, str, list[tuple], str, float]]:
+    """(ruleset, cell name, tasks, target's kind, target) for every cell of the run: the kind is
+    ">=" for the issue's bars, ">" for a fair share, which the interval must lie above."""
     out = []
     for spec in args.rulesets:
-        for a, b, _ in PAIRS:
+        s = split_selection(spec)
+        counts = load(s.path, s.edition, s.variants).model.counts
+        issue = spec in RULESETS
+        for a, b, bar in PAIRS if 2 in counts else ():
             if args.pairs is not None and f"{a} vs {b}" not in args.pairs:
                 continue
             kind_a, kind_b = (args.ismcts if k == "ismcts" else k for k in (a, b))
             name = f"{a} vs {b}"
             tasks = [(spec, (kind_a, kind_b) if i % 2 == 0 else (kind_b, kind_a), i % 2, args.seed, f"{spec}/{name}", i)
                      for i in range(args.games)]
-            out.append((spec, name, tasks))
-        if args.four:
+            out.append((spec, name, tasks, ">=", bar) if issue else (spec, name, tasks, ">", fair_share(spec, 2)))
+        for rival in args.four_rivals if args.four and 4 in counts else ():
             tasks = []
+            cell = "4p" if rival == "random" else f"4p-{rival}"  # the random cell keeps its seeds of before
             for i in range(args.four_games):
-                seats = ["random"] * 4
+                seats = [rival] * 4
                 seats[i % 4] = args.ismcts
-                tasks.append((spec, tuple(seats), i % 4, args.seed, f"{spec}/4p", i))
-            out.append((spec, "ismcts vs 3 random", tasks))
+                tasks.append((spec, tuple(seats), i % 4, args.seed, f"{spec}/{cell}", i))
+            name = f"ismcts vs 3 {rival}"
+            issue_cell = issue and rival == "random"
+            out.append((spec, name, tasks, ">=" if issue_cell else ">",
+                        FOUR_TARGET if issue_cell else fair_share(spec, 4)))
     return out
 
 
@@ -124,6 +149,8 @@ def main() -> None:
     parser.add_argument("--pairs", nargs="*", choices=[f"{a} vs {b}" for a, b, _ in PAIRS],
                         help="only these two-player cells (default: all three; none: --pairs alone)")
     parser.add_argument("--no-four", dest="four", action="store_false", help="leave out the 4-player cells")
+    parser.add_argument("--four-rivals", nargs="+", choices=["random", "greedy"], default=["random"],
+                        help="the bots the ismcts seat meets in the 4-player cells (default: random)")
     parser.add_argument("--four-games", type=int,
                         help="matches a 4-player cell (default: half of --games: a 4-player match costs ismcts "
                              "about twice a 2-player one, and the figures are far above its target)")
@@ -132,24 +159,25 @@ def main() -> None:
         args.four_games = max(1, args.games // 2)
     parse_seat(args.ismcts)
     plan = cells(args)
-    targets = {f"{a} vs {b}": t for a, b, t in PAIRS} | {"ismcts vs 3 random": 0.50}
     print(f"bots_strength: {args.games} matches a cell ({args.four_games} a 4-player cell), ismcts seat "
           f"'{args.ismcts}', seed {args.seed}, {args.workers} workers\n")
     print("| ruleset | cell | win rate | 95% CI | target | met | cpu s/match | decision s, median / p95 |")
     print("|---|---|---|---|---|---|---|---|", flush=True)
     started, times, cpu = time.perf_counter(), [], 0.0
     with multiprocessing.Pool(args.workers) as pool:
-        for spec, name, tasks in plan:  # each row as soon as its cell is done: a cut run keeps its rows
+        for spec, name, tasks, kind, target in plan:  # each row as soon as its cell is done: a cut run keeps its rows
             outcomes = pool.map(play, tasks, chunksize=1)
             wins = sum(w for w, _, _ in outcomes)
             cell_cpu = sum(c for _, _, c in outcomes)
             cpu += cell_cpu
             low, high = wilson(wins, len(outcomes))
-            target = targets[name]
-            met = "yes" if low >= target else ("no" if high < target else "unsure")
+            if kind == ">=":
+                met = "yes" if low >= target else ("no" if high < target else "unsure")
+            else:
+                met = "yes" if low > target else ("no" if high <= target else "unsure")
             cell_times = sorted(t for _, ts, _ in outcomes for t in ts)
-            print(f"| {spec} | {name} | {wins / len(outcomes):.0%} | {low:.0%}-{high:.0%} | >= {target:.0%} | {met} | "
-                  f"{cell_cpu / len(outcomes):.1f} | {_spread(cell_times)} |",
+            print(f"| {spec} | {name} | {wins / len(outcomes):.0%} | {low:.0%}-{high:.0%} | {kind} {target:.0%} | "
+                  f"{met} | {cell_cpu / len(outcomes):.1f} | {_spread(cell_times)} |",
                   flush=True)
             times += cell_times
     if times:
