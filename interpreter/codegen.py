@@ -715,7 +715,7 @@ class _Generator:
         where, name = play.model.mate.where, play.model.mate.name
         if where is None:
             return None
-        static = [e for e in _conjuncts(where) if m.reads_only(e, {name})]
+        static = [e for e in m.conjuncts(where) if m.reads_only(e, {name})]
         if not static:
             return None
         c = self.fresh("c")
@@ -727,7 +727,7 @@ class _Generator:
     def dynamic_filter(self, play: CPlay) -> object:
         """The part of the card filter that the faces set does not already decide: the same
         split `compile._face_filter` makes, so the same conjuncts are tested."""
-        rest = [e for e in _conjuncts(play.model.card_filter) if not m.reads_only(e, {"card"})]
+        rest = [e for e in m.conjuncts(play.model.card_filter) if not m.reads_only(e, {"card"})]
         dynamic = rest[0]
         for e in rest[1:]:
             dynamic = m.Op("and", dynamic, e, "bool")
@@ -1760,19 +1760,6 @@ def _silences(model: m.Ruleset) -> bool:
 def _ends_turn(play: CPlay) -> bool:
     """Whether a play's effects may end the turn (`then end turn`, guarded or not)."""
     return any(isinstance(e.effect if isinstance(e, m.Guarded) else e, m.EndTurn) for e in play.model.effects)
-
-
-def _conjuncts(where: object) -> list[object]:
-    """`a and b and c` as [a, b, c], in order."""
-    out: list[object] = []
-    todo = [where]
-    while todo:
-        e = todo.pop()
-        if isinstance(e, m.Op) and e.op == "and":
-            todo += [e.right, e.left]
-        else:
-            out.append(e)
-    return out
 
 
 _CONSTANT_NAMES = frozenset({"seats", "players", "passes", "passed"})  # unchanged while a seat's actions are listed

@@ -374,14 +374,7 @@ class _Compiler:
         worked out here once, and a closure for the rest, which reads the table."""
         if where is None:
             return None, None
-        conjuncts: list[object] = []
-        todo = [where]
-        while todo:
-            e = todo.pop()
-            if isinstance(e, m.Op) and e.op == "and":
-                todo += [e.right, e.left]
-            else:
-                conjuncts.append(e)
+        conjuncts = m.conjuncts(where)
         static = [e for e in conjuncts if m.reads_only(e, {"card"})]
         rest = [e for e in conjuncts if not m.reads_only(e, {"card"})]
         faces = None
@@ -503,7 +496,7 @@ class _Compiler:
         def move_cards(env: Env) -> None:
             src = source(env)
             wanted = len(src) if count is None else count(env)
-            fits = [i for i in range(len(src) - 1, -1, -1) if keep is None or _keeps(env, keep, src[i])]
+            fits = [i for i in range(len(src) - 1, -1, -1) if keep is None or keeps(env, keep, src[i])]
             if random:
                 fits = env[RNG].sample(fits, min(wanted, len(fits)))
             taken = fits[:max(wanted, 0)]
@@ -847,7 +840,8 @@ def _keeps_all(env: Env, tests: list[Fn], card: int) -> bool:
     return all(test(env) for test in tests)
 
 
-def _keeps(env: Env, keep: Fn, card: int) -> bool:
+def keeps(env: Env, keep: Fn, card: int) -> bool:
+    """Whether `keep`, a condition on the bound variable in the first free slot, holds of `card`."""
     env[FREE] = card
     return bool(keep(env))
 

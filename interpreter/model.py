@@ -166,6 +166,19 @@ def walk(e: object) -> Iterator[object]:
     return depth_first(e, children)
 
 
+def conjuncts(where: object) -> list[object]:
+    """`a and b and c` as [a, b, c], in order."""
+    out: list[object] = []
+    todo = [where]
+    while todo:
+        e = todo.pop()
+        if isinstance(e, Op) and e.op == "and":
+            todo += [e.right, e.left]
+        else:
+            out.append(e)
+    return out
+
+
 def reads_only(e: object, names: frozenset[str] | set[str]) -> bool:
     """Whether an expression reads nothing but numbers, params, these context names, the
     attributes of what they name, and defines made of the same: known before play for

@@ -1,21 +1,23 @@
-"""Worlds a seat cannot tell from the real one: what the seat knows of the cards it cannot see,
-and matches sampled from that knowledge, for bots to search.
+"""What a seat knows of the cards it cannot see, and matches sampled from that knowledge, for
+bots to search.
 
 A seat's knowledge is built from what the seat observes and nothing else: its view after the
 deal, and after every move the move as it saw it (`redact.as_seen`) and its view again. It
 keeps, per hidden place (a hidden zone of one seat, or a shared hidden zone), the faces the seat
-saw go in there and that cannot have left unseen since ("pinned"). Everything else it cannot
-see is a pool of unknown cards. Where it cannot tell (a place that lost cards it did not see
-leave, a play that swaps or passes hidden zones), it forgets: knowing less is honest, knowing
-wrong is not.
+saw go in there and that cannot have left unseen since ("pinned"), and what a rival's choices
+told of it: a value that may be named only while the namer holds a card like it (Go Fish's
+`choose value r of rank where some c in cards(hand): c.rank == r`) says its hand holds one of
+those faces ("held"). Everything else it cannot see is a pool of unknown cards. Where it cannot
+tell (a place that lost cards it did not see leave, a play that swaps or passes hidden zones),
+it forgets: knowing less is honest, knowing wrong is not.
 
 Sampling deals the pool at random into the hidden places, as many as each shows, after the
-pinned faces; the turn, the window, the totals and the rest of the game's flow are public and
-come as they are (`public_flow`). Copies of a face are alike (the engine plays the first copy of
-a face it finds), so cards are numbered by face in a fixed order, never read from the real state.
-What the state says of a card by its number (the seat that played it this round, the card a
-value names) comes by where the card lies instead (`Flow`), and each world gives it to the card
-it deals there.
+pinned faces and a card of each held set; the turn, the window, the totals and the rest of the
+game's flow are public and come as they are (`public_flow`). Copies of a face are alike (the
+engine plays the first copy of a face it finds), so cards are numbered by face in a fixed order,
+never read from the real state. What the state says of a card by its number (the seat that
+played it this round, the card a value names) comes by where the card lies instead (`Flow`),
+and each world gives it to the card it deals there.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from . import model as m
-from .compile import Compiled
+from .compile import ENV_SIZE, FREE, Compiled, expressions, keeps
 from .engine import State, View
 from .fast import FastGame
 from .notation import Move
@@ -133,6 +135,9 @@ class Knowledge:
         # the one face a play can take, where its rules leave one: the play names the card unseen
         self._only_face = {p.name: next(iter(p.faces)) for p in compiled.plays
                            if p.faces is not None and len(p.faces) == 1 and p.mate is None}
+        # a place's held sets: each says the place holds a card of one of those faces besides its pins
+        self.held: dict[Place, list[frozenset[int]]] = {}
+        self._tells = _tells(compiled)
 
     def observe(self, mover: int, move: Move, view: View) -> None:
         """Take one observation: `mover` made `move` (as this seat saw it); `view` is this seat's
@@ -141,8 +146,13 @@ class Knowledge:
         before, after = self.layout, Layout.of(self.c, view)
         self.layout = after
         if view["round"] != self.round:  # a new deal: nothing is known of it yet
-            self.round, self.pinned = view["round"], {}
+            self.round, self.pinned, self.held = view["round"], {}, {}
             return
+        for zone, faces_of in self._tells.get(move.play, ()):
+            place, faces = (zone, mover), faces_of.get(move.card)
+            pins = self.pinned.get(place, Counter())
+            if faces and place in before.hidden and not any(pins[f] for f in faces):
+                self.held.setdefault(place, []).append(faces)  # not a card the seat saw go in: one of its own
         explained: Counter[Place] = Counter()  # the change in each hidden place the move itself accounts for
         appeared, vanished = after.faces - before.faces, before.faces - after.faces
         announced: list[int] = []
@@ -151,9 +161,9 @@ class Knowledge:
             play = self.c.model.play(move.play)
             zones = self.c.zone_index
             for z in self._stirs[play.name]:
-                for place in list(self.pinned):
+                for place in {*self.pinned, *self.held}:
                     if place[0] == z:
-                        del self.pinned[place]
+                        self._forget(place)
             sources = [(zones[play.card_zone], mover)] + ([(zones[play.mate.zone], mover)] if play.mate else [])
             dest_zone = zones[play.dest_zone]
             dest = (dest_zone, move.seat if self.c.model.zones[dest_zone].per_seat and play.choose is None
@@ -171,7 +181,7 @@ class Knowledge:
                 if source in before.hidden:
                     explained[source] -= 1
                     if not known:
-                        self.pinned.pop(source, None)
+                        self._forget(source)
                     else:
                         self._unpin(source, announced[k])
                         if not to_hidden:  # it came to light: not a card that left unseen
@@ -191,7 +201,7 @@ class Knowledge:
                     self._unpin(place, face)
         else:
             for place in losses:
-                self.pinned.pop(place, None)
+                self._forget(place)
         if vanished and len(gains) == 1 and sum(vanished.values()) == next(iter(gains.values())):
             self.pinned.setdefault(next(iter(gains)), Counter()).update(vanished)
         if announced and dest is not None and dest in after.hidden and not self.c.model.zones[dest[0]].piles:
@@ -199,9 +209,17 @@ class Knowledge:
         self._reconcile()
 
     def _unpin(self, place: Place, face: int) -> None:
+        """A card of `face` left `place` in sight: a pin of it, else perhaps the card a held set meant."""
         pins = self.pinned.get(place)
         if pins and pins[face] > 0:
             pins[face] -= 1
+        elif place in self.held:
+            self.held[place] = [faces for faces in self.held[place] if face not in faces]
+
+    def _forget(self, place: Place) -> None:
+        """The place lost cards the seat did not see leave, or was stirred: what it knew of it is gone."""
+        self.pinned.pop(place, None)
+        self.held.pop(place, None)
 
     def _reconcile(self) -> None:
         """Drop what the present view contradicts: pins in a place the seat now sees, more pins
@@ -222,6 +240,14 @@ class Knowledge:
             if k > unseen[face]:
                 for pins in self.pinned.values():
                     pins.pop(face, None)
+        free = unseen.copy()
+        for pins in self.pinned.values():
+            free -= pins
+        for place, sets in list(self.held.items()):  # each set needs a card of its own, among those no pin holds
+            room = layout.count(place) - sum(self.pinned.get(place, Counter()).values())
+            if not sets or place not in layout.hidden or len(sets) > room or \
+                    any(not any(free[f] for f in faces) for faces in sets):
+                del self.held[place]
 
     def unseen(self) -> Counter[int]:
         """The faces of the cards the seat does not see now."""
@@ -244,6 +270,7 @@ class Sampler:
         self.pool = sorted(pool.elements())
         self.places = [(place, count, piles, sorted(pinned.get(place, Counter()).elements()))
                        for place, (count, piles) in layout.hidden.items()]
+        self.held = [(place, sets) for place, sets in knowledge.held.items() if sets]
         self.cards_of: dict[int, list[int]] = {}
         for card, face in enumerate(compiled.face_of):
             self.cards_of.setdefault(face, []).append(card)
@@ -271,10 +298,19 @@ class Sampler:
         for place, shown in self.layout.visible.items():
             put(place, [[next(next_card[f]) for f in pile] for pile in shown] if self.c.model.zones[place[0]].piles
                 else [next(next_card[f]) for f in shown])
+        held: dict[Place, list[int]] = {}  # a face for each held set, besides the pins
+        for place, sets in self.held:  # first, so that no other place deals away the faces they need
+            chosen = held[place] = []
+            for one_of in sets:
+                if not any(f in one_of for f in chosen):
+                    at = next((i for i in range(len(pool) - 1, -1, -1) if pool[i] in one_of), None)
+                    if at is not None:  # the pool is shuffled: the last such card is one at random
+                        chosen.append(pool.pop(at))
         for place, count, piles, pins in self.places:
-            faces = [pool.pop() for _ in range(count - len(pins))]
-            if pins:  # the pool is shuffled already: only the known faces need a place among the rest
-                faces += pins
+            given = pins + held.get(place, [])
+            faces = [pool.pop() for _ in range(count - len(given))]
+            if given:  # the pool is shuffled already: only the known faces need a place among the rest
+                faces += given
                 rng.shuffle(faces)
             cards = [next(next_card[f]) for f in faces]
             put(place, cards if piles is None else _split(cards, piles, rng))
@@ -289,6 +325,35 @@ class Sampler:
         state = flow.copy()
         state.zones, state.values, state.played = zones, values, played
         return self.blank.resumed(state, rng.getrandbits(64))
+
+
+def _tells(compiled: Compiled) -> dict[str, list[tuple[int, dict[str, frozenset[int]]]]]:
+    """What naming a value tells of the namer's hand, play by play: for each conjunct of a play's
+    value condition that reads `some c in cards(ZONE of self): BODY`, BODY reading only the card
+    and the value, the zone and, for each value (as a move writes it), the faces BODY keeps. A
+    seat may name the value only while it holds a card of one of them."""
+    exprs = expressions(compiled)
+    first: dict[int, int] = {}
+    for card, face in enumerate(compiled.face_of):
+        first.setdefault(face, card)
+    env: list[Any] = [None] * ENV_SIZE
+    tells: dict[str, list[tuple[int, dict[str, frozenset[int]]]]] = {}
+    for play in compiled.plays:
+        choice, rule = play.value, play.model.value
+        if choice is None or rule is None or rule.where is None:
+            continue
+        for e in m.conjuncts(rule.where):
+            match e:
+                case m.Quantifier(kind="some", var=var, body=body, collection=m.Call(
+                        function="cards", args=(m.ZoneRef(zone=zone, seat=m.Ref(name="self")),))
+                                  ) if var != rule.name and m.reads_only(body, {var, rule.name}):
+                    test = exprs.expr(body, {var: FREE, rule.name: FREE + 1})
+                    faces_of = {}
+                    for value in choice.values:
+                        env[FREE + 1] = value
+                        faces_of[str(value)] = frozenset(f for f, card in first.items() if keeps(env, test, card))
+                    tells.setdefault(play.name, []).append((compiled.zone_index[zone], faces_of))
+    return tells
 
 
 class Memory:

@@ -16,6 +16,7 @@ from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game
 from cardrules.interpreter.ismcts import LINE_CANDIDATES, IsmctsBot, Node, _candidates, _iterate, _rewards, key, search
 from cardrules.interpreter.load import load, load_text
+from cardrules.interpreter.notation import Move
 from cardrules.interpreter.outcome import round_values, seat_rivals
 from cardrules.interpreter.seats import Seat, SeatError, parse_seat, parse_seats
 from cardrules.interpreter.worlds import Knowledge, Memory, _places, public_flow
@@ -58,7 +59,7 @@ match {
 
 # rulesets whose rules read who played a card (`played_by`) or keep a card in a value
 MARKED = {"whist": ("whist.rules", None, (), 4), "hearts": ("hearts.rules", None, (), 4),
-          "colour_rush": ("colour_rush.rules", None, (), 3)}
+          "colour_rush": ("colour_rush.rules", None, (), 3), "go_fish": ("go_fish.rules", None, (), 3)}
 
 
 def compiled(name: str, players: int | None = None):
@@ -177,9 +178,9 @@ def test_hint_shows_the_top_moves_of_a_search():
 # ------------------------------------------------------------------ sampled worlds
 
 
-@pytest.mark.parametrize("name", list(SELECTIONS))
+@pytest.mark.parametrize("name", [*SELECTIONS, "go_fish"])
 def test_every_sampled_world_shows_the_seat_its_real_view_and_holds_the_deck(name):
-    c = compiled(name, 3 if name == "klats" else 2)
+    c = compiled(name, 3 if name == "klats" else None)
     rng = random.Random(5)
     checked = 0
     for game, table in positions(c, seed=11, watched=1):
@@ -266,6 +267,46 @@ turn { play one of give, drop, rotate or pass }""")
     assert memory.knowledge.pinned.get((hand, 1), Counter())[r5] == 0
 
 
+def go_fish_after(hands: list[list[str]], asks: list[str]):
+    """Go Fish for two, seat 1 to play from `hands`, after seat 1's `asks` of seat 0 (each a
+    rank): the match, the hand zone's index, and seat 0's memory of it."""
+    c = compile_ruleset(load(str(RULESETS / "go_fish.rules")).model, 2)
+    game = Game(c, 3)
+    game.set_position({"hand": hands}, active=1, rest="stock")
+    table = Table(game, [None, None], watch=(0,))
+    for rank in asks:
+        table.play(game.action_of(Move("ask", rank, 0)))
+    memory = Memory()
+    memory.of(seat_view(game, table, 0))
+    return game, table, c.model.zones.index(c.model.zone("hand")), memory
+
+
+def test_a_rank_a_rival_asks_for_is_in_its_hand_in_every_world():
+    game, table, hand, memory = go_fish_after([["7-diamonds", "2-clubs"], ["7-clubs", "9-hearts", "10-spades"]],
+                                              ["7", "7"])
+    c = game.c
+    sevens = frozenset(f for f, face in enumerate(c.faces) if face.startswith("7-"))
+    # the first ask took seat 0's seven (seen: pinned) and says seat 1 held one of its own; the
+    # second, with that seven pinned there already, tells nothing more
+    assert memory.knowledge.pinned == {(hand, 1): Counter({c.faces.index("7-diamonds"): 1})}
+    assert memory.knowledge.held == {(hand, 1): [sevens]}
+    assert game.to_move == 0  # seat 1 went fishing and did not draw a seven
+    sampler = memory.sampler(seat_view(game, table, 0))
+    rng, drew = random.Random(2), Counter()
+    for _ in range(40):
+        faces = [c.face_of[card] for card in sampler.sample(rng).state.zones[hand][1]]
+        assert sum(f in sevens for f in faces) >= 2 and c.faces.index("7-diamonds") in faces
+        drew.update(f for f in faces if f in sevens)
+    assert len(drew) == 4  # which seven of its own is dealt at random
+
+
+def test_a_held_rank_is_forgotten_once_cards_of_it_leave_the_hand_in_sight():
+    # seat 1 asks for sevens, takes seat 0's two and lays the four down as a book, in sight
+    game, _, hand, memory = go_fish_after([["7-diamonds", "7-hearts", "2-clubs"],
+                                           ["7-clubs", "7-spades", "9-hearts"]], ["7"])
+    assert game.view(0)["zones"]["books"][1] and memory.knowledge.held == {} and memory.knowledge.pinned == {}
+
+
 def test_partners_are_read_from_the_teams_clause():
     teams = compile_ruleset(load(str(RULESETS / "arne_total.rules"), "en", ("teams",)).model, 4)
     assert seat_rivals(teams) == ((1, 3), (0, 2), (1, 3), (0, 2))  # teams opposite: 0+2 against 1+3
@@ -331,8 +372,9 @@ def test_who_played_a_card_and_the_card_a_value_names_stay_with_its_spot_in_ever
             for k in card_values:
                 if game.state.values[k] in where:
                     assert world.state.values[k] == spots[where[game.state.values[k]]]
-            checked += sum(seat >= 0 for seat in game.state.played)
-    assert checked > 0  # cards had been played: there were marks to keep
+            checked += sum(seat >= 0 for seat in game.state.played) + sum(
+                game.state.values[k] in where for k in card_values)
+    assert checked > 0  # cards had been played or named: there were marks to keep
 
 
 def _spots(c, zones) -> dict[tuple[tuple[int, int], int], int]:
