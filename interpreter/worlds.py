@@ -7,12 +7,14 @@ keeps, per hidden place (a hidden zone of one seat, or a shared hidden zone), th
 saw go in there and that cannot have left unseen since ("pinned"), and what a rival's choices
 told of it: a value that may be named only while the namer holds a card like it (Go Fish's
 `choose value r of rank where some c in cards(hand): c.rank == r`) says its hand holds one of
-those faces ("held"). Everything else it cannot see is a pool of unknown cards. Where it cannot
+those faces ("held"); a play that takes every card like the value from a hand, in sight, says
+the hand has none left but those it gains unseen after ("lacks"). Everything else it cannot see
+is a pool of unknown cards. Where it cannot
 tell (a place that lost cards it did not see leave, a play that swaps or passes hidden zones),
 it forgets: knowing less is honest, knowing wrong is not.
 
 Sampling deals the pool at random into the hidden places, as many as each shows, after the
-pinned faces and a card of each held set; the turn, the window, the totals and the rest of the
+pinned faces and a card of each held set, none it lacks; the turn, the window, the totals and the rest of the
 game's flow are public and come as they are (`public_flow`). Copies of a face are alike (the
 engine plays the first copy of a face it finds), so cards are numbered by face in a fixed order,
 never read from the real state. What the state says of a card by its number (the seat that
@@ -27,7 +29,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from . import model as m
-from .compile import ENV_SIZE, FREE, Compiled, expressions, keeps
+from .compile import ENV_SIZE, FREE, CChoice, Compiled, expressions, keeps
 from .engine import State, View
 from .fast import FastGame
 from .notation import Move
@@ -115,6 +117,15 @@ class Layout:
         return self.hidden[place][0] if place in self.hidden else 0
 
 
+@dataclasses.dataclass
+class Lack:
+    """A hidden place holds none of `faces` but for `allowed` cards: those it gained unseen since
+    a play took every card of those faces from it in sight."""
+
+    faces: frozenset[int]
+    allowed: int
+
+
 class Knowledge:
     """What one seat knows of the cards it cannot see: derived from its views and the moves as
     it saw them, one observation at a time (`observe`)."""
@@ -137,7 +148,10 @@ class Knowledge:
                            if p.faces is not None and len(p.faces) == 1 and p.mate is None}
         # a place's held sets: each says the place holds a card of one of those faces besides its pins
         self.held: dict[Place, list[frozenset[int]]] = {}
+        # a place's lacks: faces it holds none of, but for as many cards as it gained unseen since
+        self.lacks: dict[Place, list[Lack]] = {}
         self._tells = _tells(compiled)
+        self._takes = _takes(compiled)
 
     def observe(self, mover: int, move: Move, view: View) -> None:
         """Take one observation: `mover` made `move` (as this seat saw it); `view` is this seat's
@@ -146,7 +160,7 @@ class Knowledge:
         before, after = self.layout, Layout.of(self.c, view)
         self.layout = after
         if view["round"] != self.round:  # a new deal: nothing is known of it yet
-            self.round, self.pinned, self.held = view["round"], {}, {}
+            self.round, self.pinned, self.held, self.lacks = view["round"], {}, {}, {}
             return
         for zone, faces_of in self._tells.get(move.play, ()):
             place, faces = (zone, mover), faces_of.get(move.card)
@@ -161,7 +175,7 @@ class Knowledge:
             play = self.c.model.play(move.play)
             zones = self.c.zone_index
             for z in self._stirs[play.name]:
-                for place in {*self.pinned, *self.held}:
+                for place in {*self.pinned, *self.held, *self.lacks}:
                     if place[0] == z:
                         self._forget(place)
             sources = [(zones[play.card_zone], mover)] + ([(zones[play.mate.zone], mover)] if play.mate else [])
@@ -204,6 +218,14 @@ class Knowledge:
                 self._forget(place)
         if vanished and len(gains) == 1 and sum(vanished.values()) == next(iter(gains.values())):
             self.pinned.setdefault(next(iter(gains)), Counter()).update(vanished)
+            gains = {}  # the seat saw what went in
+        for place, d in gains.items():
+            for lack in self.lacks.get(place, ()):
+                lack.allowed += d
+        for zone, chosen, faces_of in self._takes.get(move.play, ()):
+            owner, faces = move.seat if chosen else mover, faces_of.get(move.card)
+            if faces and owner is not None and (zone, owner) in after.hidden:
+                self.lacks.setdefault((zone, owner), []).append(Lack(faces, gains.get((zone, owner), 0)))
         if announced and dest is not None and dest in after.hidden and not self.c.model.zones[dest[0]].piles:
             self.pinned.setdefault(dest, Counter()).update(announced)
         self._reconcile()
@@ -220,6 +242,7 @@ class Knowledge:
         """The place lost cards the seat did not see leave, or was stirred: what it knew of it is gone."""
         self.pinned.pop(place, None)
         self.held.pop(place, None)
+        self.lacks.pop(place, None)
 
     def _reconcile(self) -> None:
         """Drop what the present view contradicts: pins in a place the seat now sees, more pins
@@ -243,6 +266,8 @@ class Knowledge:
         free = unseen.copy()
         for pins in self.pinned.values():
             free -= pins
+        for place in [p for p in self.lacks if p not in layout.hidden]:
+            del self.lacks[place]
         for place, sets in list(self.held.items()):  # each set needs a card of its own, among those no pin holds
             room = layout.count(place) - sum(self.pinned.get(place, Counter()).values())
             if not sets or place not in layout.hidden or len(sets) > room or \
@@ -271,6 +296,8 @@ class Sampler:
         self.places = [(place, count, piles, sorted(pinned.get(place, Counter()).elements()))
                        for place, (count, piles) in layout.hidden.items()]
         self.held = [(place, sets) for place, sets in knowledge.held.items() if sets]
+        self.lacks = {place: [(lack.faces, lack.allowed) for lack in lacks]
+                      for place, lacks in knowledge.lacks.items() if lacks}
         self.cards_of: dict[int, list[int]] = {}
         for card, face in enumerate(compiled.face_of):
             self.cards_of.setdefault(face, []).append(card)
@@ -306,6 +333,10 @@ class Sampler:
                     at = next((i for i in range(len(pool) - 1, -1, -1) if pool[i] in one_of), None)
                     if at is not None:  # the pool is shuffled: the last such card is one at random
                         chosen.append(pool.pop(at))
+        lacking = [(place, count, pins) for place, count, _, pins in self.places if place in self.lacks]
+        for place, count, pins in lacking:  # next, so that the faces they may not take go elsewhere
+            held[place] = held.get(place, []) + _deal_lacking(pool, count - len(pins) - len(held.get(place, [])),
+                                                              self.lacks[place])
         for place, count, piles, pins in self.places:
             given = pins + held.get(place, [])
             faces = [pool.pop() for _ in range(count - len(given))]
@@ -327,16 +358,70 @@ class Sampler:
         return self.blank.resumed(state, rng.getrandbits(64))
 
 
+def _deal_lacking(pool: list[int], count: int, lacks: list[tuple[frozenset[int], int]]) -> list[int]:
+    """`count` faces from the end of the shuffled `pool` (taken out of it), at most `allowed` of
+    each lack's faces: the others stay for the places that may hold them. Should the pool hold
+    too few, the rest come as they are."""
+    allowed = [n for _, n in lacks]
+    taken: list[int] = []
+    i = len(pool) - 1
+    while len(taken) < count and i >= 0:
+        face = pool[i]
+        hits = [k for k, (faces, _) in enumerate(lacks) if face in faces]
+        if all(allowed[k] > 0 for k in hits):
+            for k in hits:
+                allowed[k] -= 1
+            taken.append(pool.pop(i))
+        i -= 1
+    while len(taken) < count and pool:
+        taken.append(pool.pop())
+    return taken
+
+
+def _takes(compiled: Compiled) -> dict[str, list[tuple[int, bool, dict[str, frozenset[int]]]]]:
+    """What a play of no card tells by what it takes, play by play: for each of its effects that
+    moves every card from a zone of the chosen seat (or of the seat playing) that a condition
+    reading only the card and the value keeps (Go Fish's `move all c from hand of victim to hand
+    where c.rank == r`), the zone, whether it is the chosen seat's, and for each value the faces
+    it takes: the zone then holds none of them."""
+    takes: dict[str, list[tuple[int, bool, dict[str, frozenset[int]]]]] = {}
+    for play in compiled.plays:
+        choice, rule = play.value, play.model.value
+        if choice is None or rule is None:
+            continue
+        chosen = play.model.choose.name if play.model.choose is not None else None
+        for e in play.model.effects:
+            match e:
+                case m.MoveCards(count=None, var=str(var), where=where, source=m.ZoneRef(
+                        zone=zone, seat=m.Ref(name=seat))) if (seat in ("self", chosen) and where is not None
+                                                               and m.reads_only(where, {var, rule.name})):
+                    takes.setdefault(play.name, []).append(
+                        (compiled.zone_index[zone], seat != "self", _faces_by_value(compiled, choice, var, rule.name,
+                                                                                    where)))
+    return takes
+
+
+def _faces_by_value(compiled: Compiled, choice: CChoice, var: str, value: str,
+                    test: object) -> dict[str, frozenset[int]]:
+    """For each value of the play's choice (as a move writes it), the faces that `test`, reading
+    the card as `var` and the value as `value`, keeps."""
+    fn = expressions(compiled).expr(test, {var: FREE, value: FREE + 1})
+    first: dict[int, int] = {}
+    for card, face in enumerate(compiled.face_of):
+        first.setdefault(face, card)
+    env: list[Any] = [None] * ENV_SIZE
+    out = {}
+    for v in choice.values:
+        env[FREE + 1] = v
+        out[str(v)] = frozenset(f for f, card in first.items() if keeps(env, fn, card))
+    return out
+
+
 def _tells(compiled: Compiled) -> dict[str, list[tuple[int, dict[str, frozenset[int]]]]]:
     """What naming a value tells of the namer's hand, play by play: for each conjunct of a play's
     value condition that reads `some c in cards(ZONE of self): BODY`, BODY reading only the card
     and the value, the zone and, for each value (as a move writes it), the faces BODY keeps. A
     seat may name the value only while it holds a card of one of them."""
-    exprs = expressions(compiled)
-    first: dict[int, int] = {}
-    for card, face in enumerate(compiled.face_of):
-        first.setdefault(face, card)
-    env: list[Any] = [None] * ENV_SIZE
     tells: dict[str, list[tuple[int, dict[str, frozenset[int]]]]] = {}
     for play in compiled.plays:
         choice, rule = play.value, play.model.value
@@ -347,12 +432,8 @@ def _tells(compiled: Compiled) -> dict[str, list[tuple[int, dict[str, frozenset[
                 case m.Quantifier(kind="some", var=var, body=body, collection=m.Call(
                         function="cards", args=(m.ZoneRef(zone=zone, seat=m.Ref(name="self")),))
                                   ) if var != rule.name and m.reads_only(body, {var, rule.name}):
-                    test = exprs.expr(body, {var: FREE, rule.name: FREE + 1})
-                    faces_of = {}
-                    for value in choice.values:
-                        env[FREE + 1] = value
-                        faces_of[str(value)] = frozenset(f for f, card in first.items() if keeps(env, test, card))
-                    tells.setdefault(play.name, []).append((compiled.zone_index[zone], faces_of))
+                    tells.setdefault(play.name, []).append(
+                        (compiled.zone_index[zone], _faces_by_value(compiled, choice, var, rule.name, body)))
     return tells
 
 

@@ -267,25 +267,30 @@ turn { play one of give, drop, rotate or pass }""")
     assert memory.knowledge.pinned.get((hand, 1), Counter())[r5] == 0
 
 
-def go_fish_after(hands: list[list[str]], asks: list[str]):
-    """Go Fish for two, seat 1 to play from `hands`, after seat 1's `asks` of seat 0 (each a
-    rank): the match, the hand zone's index, and seat 0's memory of it."""
+def go_fish_after(hands: list[list[str]], asks: list[tuple[int, str]], active: int = 1):
+    """Go Fish for two from `hands`, `active` to play, after the `asks` (each the seat asking the
+    other and the rank): the match, its table, the hand zone's index, and seat 0's memory of it."""
     c = compile_ruleset(load(str(RULESETS / "go_fish.rules")).model, 2)
     game = Game(c, 3)
-    game.set_position({"hand": hands}, active=1, rest="stock")
+    game.set_position({"hand": hands}, active=active, rest="stock")
     table = Table(game, [None, None], watch=(0,))
-    for rank in asks:
-        table.play(game.action_of(Move("ask", rank, 0)))
+    for seat, rank in asks:
+        assert game.to_move == seat
+        table.play(game.action_of(Move("ask", rank, 1 - seat)))
     memory = Memory()
     memory.of(seat_view(game, table, 0))
     return game, table, c.model.zones.index(c.model.zone("hand")), memory
 
 
+def faces_of(c, rank: str) -> frozenset[int]:
+    return frozenset(f for f, face in enumerate(c.faces) if face.split("-")[0] == rank)
+
+
 def test_a_rank_a_rival_asks_for_is_in_its_hand_in_every_world():
     game, table, hand, memory = go_fish_after([["7-diamonds", "2-clubs"], ["7-clubs", "9-hearts", "10-spades"]],
-                                              ["7", "7"])
+                                              [(1, "7"), (1, "7")])
     c = game.c
-    sevens = frozenset(f for f, face in enumerate(c.faces) if face.startswith("7-"))
+    sevens = faces_of(c, "7")
     # the first ask took seat 0's seven (seen: pinned) and says seat 1 held one of its own; the
     # second, with that seven pinned there already, tells nothing more
     assert memory.knowledge.pinned == {(hand, 1): Counter({c.faces.index("7-diamonds"): 1})}
@@ -303,8 +308,27 @@ def test_a_rank_a_rival_asks_for_is_in_its_hand_in_every_world():
 def test_a_held_rank_is_forgotten_once_cards_of_it_leave_the_hand_in_sight():
     # seat 1 asks for sevens, takes seat 0's two and lays the four down as a book, in sight
     game, _, hand, memory = go_fish_after([["7-diamonds", "7-hearts", "2-clubs"],
-                                           ["7-clubs", "7-spades", "9-hearts"]], ["7"])
+                                           ["7-clubs", "7-spades", "9-hearts"]], [(1, "7")])
     assert game.view(0)["zones"]["books"][1] and memory.knowledge.held == {} and memory.knowledge.pinned == {}
+
+
+def test_a_rank_asked_for_in_vain_is_not_in_the_hand_asked_but_for_the_cards_it_draws_after():
+    # seat 0 asks for sevens in vain: seat 1 has none; then seat 1 asks for nines in vain and fishes
+    game, table, hand, memory = go_fish_after([["7-diamonds", "2-clubs"], ["9-hearts", "10-spades", "3-clubs"]],
+                                              [(0, "7")], active=0)
+    c, sevens = game.c, faces_of(game.c, "7")
+    assert [(lack.faces, lack.allowed) for lack in memory.knowledge.lacks[(hand, 1)]] == [(sevens, 0)]
+    rng = random.Random(6)
+    sampler = memory.sampler(seat_view(game, table, 0))
+    for _ in range(40):
+        assert not sevens & {c.face_of[card] for card in sampler.sample(rng).state.zones[hand][1]}
+    assert game.to_move == 1
+    table.play(game.action_of(Move("ask", "9", 0)))
+    sampler = memory.sampler(seat_view(game, table, 0))
+    assert [lack.allowed for lack in memory.knowledge.lacks[(hand, 1)]] == [1]  # the card it fished may be one
+    held = Counter(sum(c.face_of[card] in sevens for card in sampler.sample(rng).state.zones[hand][1])
+                   for _ in range(60))
+    assert set(held) == {0, 1}
 
 
 def test_partners_are_read_from_the_teams_clause():
