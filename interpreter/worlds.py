@@ -9,17 +9,18 @@ told of it: a value that may be named only while the namer holds a card like it 
 `choose value r of rank where some c in cards(hand): c.rank == r`) says its hand holds one of
 those faces ("held"); a play that takes every card like the value from a hand, in sight, says
 the hand has none left but those it gains unseen after ("lacks"). Everything else it cannot see
-is a pool of unknown cards. Where it cannot
-tell (a place that lost cards it did not see leave, a play that swaps or passes hidden zones),
-it forgets: knowing less is honest, knowing wrong is not.
+is a pool of unknown cards. Where it cannot tell (a place that lost cards it did not see leave,
+a play that swaps or passes hidden zones), it forgets: knowing less is honest, knowing wrong is
+not.
 
 Sampling deals the pool at random into the hidden places, as many as each shows, after the
-pinned faces and a card of each held set, none it lacks; the turn, the window, the totals and the rest of the
-game's flow are public and come as they are (`public_flow`). Copies of a face are alike (the
-engine plays the first copy of a face it finds), so cards are numbered by face in a fixed order,
-never read from the real state. What the state says of a card by its number (the seat that
-played it this round, the card a value names) comes by where the card lies instead (`Flow`),
-and each world gives it to the card it deals there.
+pinned faces and a card of each held set, and none of the faces a place lacks; the turn, the
+window, the totals and the rest of the game's flow are public and come as they are
+(`public_flow`). Copies of a face are alike (the engine plays the first copy of a face it
+finds), so cards are numbered by face in a fixed order, never read from the real state. What the
+state says of a card by its number (the seat that played it this round, the card a value names)
+comes by where the card lies instead (`Flow`), and each world gives it to the card it deals
+there.
 """
 from __future__ import annotations
 
@@ -325,20 +326,20 @@ class Sampler:
         for place, shown in self.layout.visible.items():
             put(place, [[next(next_card[f]) for f in pile] for pile in shown] if self.c.model.zones[place[0]].piles
                 else [next(next_card[f]) for f in shown])
-        held: dict[Place, list[int]] = {}  # a face for each held set, besides the pins
+        dealt: dict[Place, list[int]] = {}  # faces dealt to a place ahead of the rest, besides its pins
         for place, sets in self.held:  # first, so that no other place deals away the faces they need
-            chosen = held[place] = []
+            chosen = dealt[place] = []
             for one_of in sets:
                 if not any(f in one_of for f in chosen):
                     at = next((i for i in range(len(pool) - 1, -1, -1) if pool[i] in one_of), None)
                     if at is not None:  # the pool is shuffled: the last such card is one at random
                         chosen.append(pool.pop(at))
-        lacking = [(place, count, pins) for place, count, _, pins in self.places if place in self.lacks]
-        for place, count, pins in lacking:  # next, so that the faces they may not take go elsewhere
-            held[place] = held.get(place, []) + _deal_lacking(pool, count - len(pins) - len(held.get(place, [])),
-                                                              self.lacks[place])
+        for place, count, _, pins in self.places:  # next, so that the faces they may not take go elsewhere
+            if place in self.lacks:
+                ahead = dealt.setdefault(place, [])
+                ahead += _deal_lacking(pool, count - len(pins) - len(ahead), self.lacks[place])
         for place, count, piles, pins in self.places:
-            given = pins + held.get(place, [])
+            given = pins + dealt.get(place, [])
             faces = [pool.pop() for _ in range(count - len(given))]
             if given:  # the pool is shuffled already: only the known faces need a place among the rest
                 faces += given
