@@ -61,6 +61,7 @@ from .compile import (
     Env,
     Fn,
     _remove_pile,
+    first_cards,
     partner_of,
     team_total,
     type_of,
@@ -2066,9 +2067,7 @@ def _namespace(c: Compiled) -> dict[str, Any]:  # a module's globals: tables, pl
     """What the module's names stand for, taken from this compiled ruleset: its attribute
     tables, its plays and their face sets, its end-round names."""
     none = c.deck_size
-    first: dict[int, int] = {}
-    for card, face in enumerate(c.face_of):
-        first.setdefault(face, card)
+    first = first_cards(c.face_of)
     ns = {"_remove_pile": _remove_pile, "PASS": PASS, "EngineError": EngineError, "endless_round": endless_round,
           "_shuffle": _shuffle, "idle_state": idle_state, "idle_round": idle_round,
           "PILE_ZONES": [(i, z.per_seat) for i, z in enumerate(c.model.zones) if z.piles], "NO_CARD": NO_CARD,

@@ -380,11 +380,8 @@ class _Compiler:
         faces = None
         if static:
             env: Env = [None] * ENV_SIZE
-            first: dict[int, int] = {}
-            for card, face in enumerate(self.face_of):
-                first.setdefault(face, card)
             tests = [self.expr(e, {}) for e in static]
-            faces = frozenset(face for face, card in first.items() if _keeps_all(env, tests, card))
+            faces = frozenset(face for face, card in first_cards(self.face_of).items() if _keeps_all(env, tests, card))
         if not rest:
             return faces, None
         dynamic: object = rest[0]
@@ -838,6 +835,14 @@ def team_total(team_of: tuple[tuple[int, ...], ...], totals: Sequence[int], seat
 def _keeps_all(env: Env, tests: list[Fn], card: int) -> bool:
     env[CARD] = card
     return all(test(env) for test in tests)
+
+
+def first_cards(face_of: Sequence[int]) -> dict[int, int]:
+    """Each face's first card: a condition that reads only the face is worked out once, on it."""
+    first: dict[int, int] = {}
+    for card, face in enumerate(face_of):
+        first.setdefault(face, card)
+    return first
 
 
 def keeps(env: Env, keep: Fn, card: int) -> bool:

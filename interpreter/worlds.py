@@ -30,7 +30,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from . import model as m
-from .compile import ENV_SIZE, FREE, CChoice, Compiled, expressions, keeps
+from .compile import ENV_SIZE, FREE, CChoice, Compiled, expressions, first_cards, keeps
 from .engine import State, View
 from .fast import FastGame
 from .notation import Move
@@ -264,11 +264,11 @@ class Knowledge:
             if k > unseen[face]:
                 for pins in self.pinned.values():
                     pins.pop(face, None)
-        free = unseen.copy()
-        for pins in self.pinned.values():
-            free -= pins
         for place in [p for p in self.lacks if p not in layout.hidden]:
             del self.lacks[place]
+        free = unseen.copy()
+        for pins in self.pinned.values() if self.held else ():
+            free -= pins
         for place, sets in list(self.held.items()):  # each set needs a card of its own, among those no pin holds
             room = layout.count(place) - sum(self.pinned.get(place, Counter()).values())
             if not sets or place not in layout.hidden or len(sets) > room or \
@@ -334,7 +334,7 @@ class Sampler:
                     at = next((i for i in range(len(pool) - 1, -1, -1) if pool[i] in one_of), None)
                     if at is not None:  # the pool is shuffled: the last such card is one at random
                         chosen.append(pool.pop(at))
-        for place, count, _, pins in self.places:  # next, so that the faces they may not take go elsewhere
+        for place, count, _, pins in self.places if self.lacks else ():  # next: what they lack goes elsewhere
             if place in self.lacks:
                 ahead = dealt.setdefault(place, [])
                 ahead += _deal_lacking(pool, count - len(pins) - len(ahead), self.lacks[place])
@@ -407,9 +407,7 @@ def _faces_by_value(compiled: Compiled, choice: CChoice, var: str, value: str,
     """For each value of the play's choice (as a move writes it), the faces that `test`, reading
     the card as `var` and the value as `value`, keeps."""
     fn = expressions(compiled).expr(test, {var: FREE, value: FREE + 1})
-    first: dict[int, int] = {}
-    for card, face in enumerate(compiled.face_of):
-        first.setdefault(face, card)
+    first = first_cards(compiled.face_of)
     env: list[Any] = [None] * ENV_SIZE
     out = {}
     for v in choice.values:
