@@ -167,7 +167,7 @@ class Knowledge:
             place, faces = (zone, mover), faces_of.get(move.card)
             pins = self.pinned.get(place, Counter())
             if faces and place in before.hidden and not any(pins[f] for f in faces):
-                self.held.setdefault(place, []).append(faces)  # not a card the seat saw go in: one of its own
+                self._hold(place, faces)  # not a card the seat saw go in: one of its own
         explained: Counter[Place] = Counter()  # the change in each hidden place the move itself accounts for
         appeared, vanished = after.faces - before.faces, before.faces - after.faces
         announced: list[int] = []
@@ -230,6 +230,16 @@ class Knowledge:
         if announced and dest is not None and dest in after.hidden and not self.c.model.zones[dest[0]].piles:
             self.pinned.setdefault(dest, Counter()).update(announced)
         self._reconcile()
+
+    def _hold(self, place: Place, faces: frozenset[int]) -> None:
+        """The place holds a card of `faces` besides its pins. A world deals each of a place's sets a
+        card of its own, so its sets are kept apart: one that a set already held implies (asked
+        for again) adds nothing, and it takes the place of those it overlaps (it implies the sets
+        it lies within; of two that only overlap, one card may be what both meant)."""
+        sets = self.held.get(place, [])
+        if any(known <= faces for known in sets):
+            return
+        self.held[place] = [known for known in sets if not known & faces] + [faces]
 
     def _unpin(self, place: Place, face: int) -> None:
         """A card of `face` left `place` in sight: a pin of it, else perhaps the card a held set meant."""

@@ -3,6 +3,7 @@ that the seat cannot tell from the real one, determinism, legality, and enough s
 bot gone random fails here."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -305,6 +306,21 @@ def test_a_rank_a_rival_asks_for_is_in_its_hand_in_every_world():
     assert len(drew) == 4  # which seven of its own is dealt at random
 
 
+def test_a_rank_asked_for_again_is_one_card_held_not_two():
+    # seat 1 asks for nines in vain and fishes; seat 0 asks for sevens in vain and fishes the nine
+    # of spades; seat 1 asks for nines again and takes it, in sight
+    game, table, hand, memory = go_fish_after([["7-diamonds", "2-clubs"], ["9-hearts", "10-spades", "3-clubs"]],
+                                              [(1, "9"), (0, "7"), (1, "9")])
+    c, nines = game.c, faces_of(game.c, "9")
+    assert memory.knowledge.held == {(hand, 1): [nines]}  # the second ask adds no second card
+    assert memory.knowledge.pinned == {(hand, 1): Counter({c.faces.index("9-spades"): 1})}
+    sampler = memory.sampler(seat_view(game, table, 0))
+    rng = random.Random(4)
+    held = Counter(sum(c.face_of[card] in nines for card in sampler.sample(rng).state.zones[hand][1])
+                   for _ in range(40))
+    assert min(held) == 2  # the nine it took and one of its own, as the real hand holds
+
+
 def test_a_held_rank_is_forgotten_once_cards_of_it_leave_the_hand_in_sight():
     # seat 1 asks for sevens, takes seat 0's two and lays the four down as a book, in sight
     game, _, hand, memory = go_fish_after([["7-diamonds", "7-hearts", "2-clubs"],
@@ -329,6 +345,54 @@ def test_a_rank_asked_for_in_vain_is_not_in_the_hand_asked_but_for_the_cards_it_
     held = Counter(sum(c.face_of[card] in sevens for card in sampler.sample(rng).state.zones[hand][1])
                    for _ in range(60))
     assert set(held) == {0, 1}
+
+
+def real_faces(game: Game, place: tuple[int, int]) -> Counter:
+    zone, owner = place
+    cards = game.state.zones[zone] if owner < 0 else game.state.zones[zone][owner]
+    if game.c.model.zones[zone].piles:
+        cards = [card for pile in cards for card in pile]
+    return Counter(game.c.face_of[card] for card in cards)
+
+
+@pytest.mark.parametrize("name, players", [*((name, 2) for name in SELECTIONS if name != "klats"), ("arne_total@ru", 4),
+                                           ("go_fish", 2), ("go_fish", 4), ("whist", 4), ("hearts", 4)])
+def test_what_a_seat_knows_of_the_cards_it_cannot_see_is_true_of_the_real_match(name, players):
+    """Every seat's knowledge, after every move of random matches, holds of the real cards: its
+    pins are there, each held set has a card of its own beyond them (Hall's condition, over
+    every family of a place's sets), and no lacking place holds more of its faces beyond its
+    pins than it may: the real match is a world the seat's sampler could deal."""
+    c = compiled(name, players)
+    checked = {"pinned": 0, "held": 0, "lacks": 0}
+    for seed in range(5):
+        game = Game(c, 40 + seed)
+        table = Table(game, [RandomBot(random.Random(seed * 7 + s)) for s in range(players)],
+                      watch=tuple(range(players)))
+        memories = [Memory() for _ in range(players)]
+        for _ in range(200):
+            if game.over:
+                break
+            table.play(table.choose())
+            for seat, memory in enumerate(memories):
+                knowledge = memory.of(seat_view(game, table, seat))
+                for place, pins in knowledge.pinned.items():
+                    assert not pins - real_faces(game, place), (seat, place)
+                    checked["pinned"] += 1
+                for place, sets in knowledge.held.items():
+                    beyond = real_faces(game, place) - knowledge.pinned.get(place, Counter())
+                    for size in range(1, len(sets) + 1):
+                        for family in itertools.combinations(sets, size):
+                            union = frozenset().union(*family)
+                            assert sum(beyond[f] for f in union) >= size, (seat, place, family)
+                    checked["held"] += 1
+                for place, lacks in knowledge.lacks.items():
+                    real = real_faces(game, place) - knowledge.pinned.get(place, Counter())  # a world deals pins first
+                    for lack in lacks:
+                        assert sum(real[f] for f in lack.faces) <= lack.allowed, (seat, place)
+                        checked["lacks"] += 1
+    assert checked["pinned"]  # a seat saw cards go into a hidden place (Klats and Colour Rush show none)
+    if name == "go_fish":
+        assert checked["held"] and checked["lacks"]
 
 
 def test_partners_are_read_from_the_teams_clause():
