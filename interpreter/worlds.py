@@ -232,14 +232,14 @@ class Knowledge:
         self._reconcile()
 
     def _hold(self, place: Place, faces: frozenset[int]) -> None:
-        """The place holds a card of `faces` besides its pins. A world deals each of a place's sets a
-        card of its own, so its sets are kept apart: one that a set already held implies (asked
-        for again) adds nothing, and it takes the place of those it overlaps (it implies the sets
-        it lies within; of two that only overlap, one card may be what both meant)."""
+        """The place holds a card of `faces` besides its pins: a set that one it holds already
+        implies (a rank asked for again) adds nothing, and it takes the place of the sets it
+        implies. Kept once, a rank asked for more often than the hand holds cards is not taken
+        for more sets than cards (`_reconcile` drops those)."""
         sets = self.held.get(place, [])
         if any(known <= faces for known in sets):
             return
-        self.held[place] = [known for known in sets if not known & faces] + [faces]
+        self.held[place] = [known for known in sets if not faces <= known] + [faces]
 
     def _unpin(self, place: Place, face: int) -> None:
         """A card of `face` left `place` in sight: a pin of it, else perhaps the card a held set meant."""
