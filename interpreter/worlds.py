@@ -234,8 +234,8 @@ class Knowledge:
     def _hold(self, place: Place, faces: frozenset[int]) -> None:
         """The place holds a card of `faces` besides its pins: a set that one it holds already
         implies (a rank asked for again) adds nothing, and it takes the place of the sets it
-        implies. Kept once, a rank asked for more often than the hand holds cards is not taken
-        for more sets than cards (`_reconcile` drops those)."""
+        implies. So a rank asked for again and again does not count as more sets than the hand
+        has cards, which `_reconcile` would drop as a contradiction."""
         sets = self.held.get(place, [])
         if any(known <= faces for known in sets):
             return

@@ -347,6 +347,7 @@ def test_a_rank_asked_for_in_vain_is_not_in_the_hand_asked_but_for_the_cards_it_
 
 
 def real_faces(game: Game, place: tuple[int, int]) -> Counter:
+    """The faces of the cards the real match holds at `place` (its piles' together)."""
     zone, owner = place
     cards = game.state.zones[zone] if owner < 0 else game.state.zones[zone][owner]
     if game.c.model.zones[zone].piles:
