@@ -67,6 +67,13 @@ def cli_process(*args: str, input: str | None = None, timeout: float = 120) -> R
     return Result(done.returncode, done.stdout, done.stderr)
 
 
+def sigint_as_at_a_terminal() -> None:
+    """A child process's `preexec_fn`: SIGINT raises KeyboardInterrupt in it, as Ctrl-C at a
+    terminal does, even where the suite runs as a background job (`command &` in a script starts
+    it with SIGINT ignored, and Python leaves an ignored SIGINT ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @contextmanager
 def within(seconds: int):
     """Fail, rather than hang the suite, if the block takes longer than `seconds`."""

@@ -13,7 +13,7 @@ import pytest
 
 from cardrules.interpreter import gamelog
 
-from .conftest import REPO, RULESETS, cli
+from .conftest import REPO, RULESETS, cli, sigint_as_at_a_terminal
 
 
 @pytest.fixture()
@@ -51,10 +51,9 @@ def test_an_output_over_an_input_is_refused_and_nothing_is_written(folder, comma
 
 def selfplay_process(*args: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
-    # SIGINT as a terminal gives it, even when this test runs where it is ignored (a background job)
     return subprocess.Popen([sys.executable, "-m", "cardrules.cli.main", "selfplay", "klats", "-p", "2", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=sigint_as_at_a_terminal)
 
 
 def test_two_selfplay_writers_of_one_log_leave_one_whole_log(tmp_path):

@@ -21,7 +21,7 @@ from cardrules.interpreter.engine import EngineError
 from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.selfplay import Table, matches, play_match, run, seeds
 
-from .conftest import REPO, RULESETS, STUCK, cli
+from .conftest import REPO, RULESETS, STUCK, cli, sigint_as_at_a_terminal
 
 KLATS = str(RULESETS / "klats.rules")
 TIMING = {"wall_seconds", "games_per_second"}
@@ -137,7 +137,8 @@ def test_ctrl_c_stops_the_run_and_its_workers():
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.Popen([sys.executable, "-m", "cardrules.cli.main", "selfplay", KLATS, "-p", "3", "-g",
                              "1000000", "-w", "3", "--json"], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_as_at_a_terminal)
     deadline = time.monotonic() + 60
     while len(workers := _descendants(proc.pid)) < 2 and time.monotonic() < deadline:  # -w 3: the parent and two
         time.sleep(0.1)
