@@ -6,7 +6,8 @@ import os
 import signal
 import subprocess
 import sys
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,6 +73,19 @@ def sigint_as_at_a_terminal() -> None:
     terminal does, even where the suite runs as a background job (`command &` in a script starts
     it with SIGINT ignored, and Python leaves an ignored SIGINT ignored)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@contextmanager
+def ended(process: subprocess.Popen) -> Iterator[subprocess.Popen]:
+    """`process`, started with `start_new_session=True`, and every process of its session killed
+    when the test ends: one that failed leaves no run of a million matches, nor its workers,
+    playing on."""
+    try:
+        yield process
+    finally:
+        with suppress(ProcessLookupError):  # the session ended, as it should
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 @contextmanager

@@ -13,7 +13,7 @@ import pytest
 
 from cardrules.interpreter import gamelog
 
-from .conftest import REPO, RULESETS, cli, sigint_as_at_a_terminal
+from .conftest import REPO, RULESETS, cli, ended, sigint_as_at_a_terminal
 
 
 @pytest.fixture()
@@ -53,7 +53,7 @@ def selfplay_process(*args: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
     return subprocess.Popen([sys.executable, "-m", "cardrules.cli.main", "selfplay", "klats", "-p", "2", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO,
-                            preexec_fn=sigint_as_at_a_terminal)
+                            preexec_fn=sigint_as_at_a_terminal, start_new_session=True)
 
 
 def test_two_selfplay_writers_of_one_log_leave_one_whole_log(tmp_path):
@@ -73,11 +73,11 @@ def test_two_selfplay_writers_of_one_log_leave_one_whole_log(tmp_path):
 
 def test_ctrl_c_on_selfplay_reports_the_finished_matches(tmp_path):
     log = tmp_path / "run.jsonl"
-    run = selfplay_process("-g", "1000000", "--log", log)
-    line = run.stderr.readline()  # the progress line, once the run has taken a second
-    assert line.startswith("self-play: "), line
-    run.send_signal(signal.SIGINT)
-    out, err = run.communicate(timeout=120)
+    with ended(selfplay_process("-g", "1000000", "--log", log)) as run:
+        line = run.stderr.readline()  # the progress line, once the run has taken a second
+        assert line.startswith("self-play: "), line
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=120)
     assert run.returncode == 130, err
     finished = int(err.split("interrupted: ", 1)[1].split(" of 1,000,000 matches finished")[0].replace(",", ""))
     assert finished > 0
