@@ -62,30 +62,35 @@ def cli(*args: str, input: str | None = None) -> Result:
 
 def cli_process(*args: str, input: str | None = None, timeout: float = 120) -> Result:
     """Run `cardrules ARGS` as a separate process with no terminal, as CI and pipes do."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
-    done = subprocess.run([sys.executable, "-m", "cardrules.cli.main", *map(str, args)], input=input,
-                          capture_output=True, text=True, timeout=timeout, env=env, cwd=REPO)
+    done = subprocess.run(_command(args), input=input, capture_output=True, text=True, timeout=timeout,
+                          env=_environment(), cwd=REPO)
     return Result(done.returncode, done.stdout, done.stderr)
 
 
-def sigint_as_at_a_terminal() -> None:
-    """A child process's `preexec_fn`: SIGINT raises KeyboardInterrupt in it, as Ctrl-C at a
-    terminal does, even where the suite runs as a background job (`command &` in a script starts
-    it with SIGINT ignored, and Python leaves an ignored SIGINT ignored)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @contextmanager
-def ended(process: subprocess.Popen) -> Iterator[subprocess.Popen]:
-    """`process`, started with `start_new_session=True`, and every process of its session killed
-    when the test ends: one that failed leaves no run of a million matches, nor its workers,
-    playing on."""
+def running(*args: str) -> Iterator[subprocess.Popen]:
+    """`cardrules ARGS` started as a separate process, for a test that stops it with SIGINT:
+    SIGINT raises KeyboardInterrupt in it as Ctrl-C at a terminal does, even where the suite runs
+    as a background job (`command &` in a script starts it with SIGINT ignored, and Python keeps
+    it ignored). It runs in a session of its own, killed when the block ends: a test that fails
+    leaves no run of a million matches, nor its workers, playing on."""
+    process = subprocess.Popen(_command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=_environment(), cwd=REPO, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         yield process
     finally:
         with suppress(ProcessLookupError):  # the session ended, as it should
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+
+
+def _command(args: tuple[str, ...]) -> list[str]:
+    return [sys.executable, "-m", "cardrules.cli.main", *map(str, args)]
+
+
+def _environment() -> dict[str, str]:
+    return {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
 
 
 @contextmanager

@@ -6,14 +6,12 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import subprocess
-import sys
 
 import pytest
 
 from cardrules.interpreter import gamelog
 
-from .conftest import REPO, RULESETS, cli, ended, sigint_as_at_a_terminal
+from .conftest import RULESETS, cli, running
 
 
 @pytest.fixture()
@@ -49,19 +47,17 @@ def test_an_output_over_an_input_is_refused_and_nothing_is_written(folder, comma
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
 
 
-def selfplay_process(*args: str) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
-    return subprocess.Popen([sys.executable, "-m", "cardrules.cli.main", "selfplay", "klats", "-p", "2", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO,
-                            preexec_fn=sigint_as_at_a_terminal, start_new_session=True)
+def selfplay_running(*args: str):
+    return running("selfplay", "klats", "-p", "2", *args)
 
 
 def test_two_selfplay_writers_of_one_log_leave_one_whole_log(tmp_path):
     same = tmp_path / "same.jsonl"
-    runs = [selfplay_process("-g", "40", "--seed", str(seed), "--log", same) for seed in (1, 2)]
-    for run in runs:
-        _, err = run.communicate(timeout=300)
-        assert run.returncode == 0, err
+    with selfplay_running("-g", "40", "--seed", "1", "--log", same) as first, \
+            selfplay_running("-g", "40", "--seed", "2", "--log", same) as second:
+        for run in (first, second):
+            _, err = run.communicate(timeout=300)
+            assert run.returncode == 0, err
     alone = []
     for seed in (1, 2):
         path = tmp_path / f"alone{seed}.jsonl"
@@ -73,7 +69,7 @@ def test_two_selfplay_writers_of_one_log_leave_one_whole_log(tmp_path):
 
 def test_ctrl_c_on_selfplay_reports_the_finished_matches(tmp_path):
     log = tmp_path / "run.jsonl"
-    with ended(selfplay_process("-g", "1000000", "--log", log)) as run:
+    with selfplay_running("-g", "1000000", "--log", log) as run:
         line = run.stderr.readline()  # the progress line, once the run has taken a second
         assert line.startswith("self-play: "), line
         run.send_signal(signal.SIGINT)

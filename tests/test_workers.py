@@ -21,7 +21,7 @@ from cardrules.interpreter.engine import EngineError
 from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.selfplay import Table, matches, play_match, run, seeds
 
-from .conftest import REPO, RULESETS, STUCK, cli, ended, sigint_as_at_a_terminal
+from .conftest import REPO, RULESETS, STUCK, cli, running
 
 KLATS = str(RULESETS / "klats.rules")
 TIMING = {"wall_seconds", "games_per_second"}
@@ -134,11 +134,7 @@ def test_workers_must_be_at_least_one():
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the workers through /proc")
 def test_ctrl_c_stops_the_run_and_its_workers():
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    with ended(subprocess.Popen([sys.executable, "-m", "cardrules.cli.main", "selfplay", KLATS, "-p", "3", "-g",
-                                 "1000000", "-w", "3", "--json"], cwd=REPO, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, preexec_fn=sigint_as_at_a_terminal,
-                                start_new_session=True)) as proc:
+    with running("selfplay", KLATS, "-p", "3", "-g", "1000000", "-w", "3", "--json") as proc:
         deadline = time.monotonic() + 60
         while len(workers := _descendants(proc.pid)) < 2 and time.monotonic() < deadline:  # -w 3: the parent, two
             time.sleep(0.1)
