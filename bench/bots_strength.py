@@ -21,10 +21,15 @@ figures do not depend on --workers; each worker compiles the rulesets itself (co
 rulesets hold closures, which do not pickle). Decision times are the ismcts seat's, over the
 decisions with two or more legal moves, in the matches of this run, in processor time (as are the
 seconds a match takes): on a shared machine, what one idle core would need.
+
+`--outcomes FILE` adds each match's result to FILE, a JSON object a line, a cell at a time as it
+ends (a cut run keeps its cells): two runs of the same seed play the same deals, so
+`bench/paired.py` can compare them match by match.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
@@ -138,6 +143,15 @@ def cells(args) -> list[tuple[str, str, list[tuple], str, float]]:
     return out
 
 
+def _record(args, spec: str, name: str, tasks: list[tuple], outcomes: list) -> None:
+    """Append a cell's matches to `--outcomes`, each with what names its deal (run seed, cell,
+    index) and the seat strings, and flush: a killed run leaves whole lines."""
+    with open(args.outcomes, "a", encoding="utf-8") as out:
+        for task, (wins, _, cpu) in zip(tasks, outcomes, strict=True):
+            out.write(json.dumps({"ruleset": spec, "cell": name, "seed": args.seed, "match": task[5],
+                                  "ismcts": args.ismcts, "win": wins, "cpu": round(cpu, 3)}) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200, help="matches a cell (default 200)")
@@ -154,6 +168,8 @@ def main() -> None:
     parser.add_argument("--four-games", type=int,
                         help="matches a 4-player cell (default: half of --games: a 4-player match costs ismcts "
                              "about twice a 2-player one, and the figures are far above its target)")
+    parser.add_argument("--outcomes", metavar="FILE",
+                        help="append each match's result to FILE as a JSON line (see bench/paired.py)")
     args = parser.parse_args()
     if args.four_games is None:
         args.four_games = max(1, args.games // 2)
@@ -167,6 +183,8 @@ def main() -> None:
     with multiprocessing.Pool(args.workers) as pool:
         for spec, name, tasks, kind, target in plan:  # each row as soon as its cell is done: a cut run keeps its rows
             outcomes = pool.map(play, tasks, chunksize=1)
+            if args.outcomes:
+                _record(args, spec, name, tasks, outcomes)
             wins = sum(w for w, _, _ in outcomes)
             cell_cpu = sum(c for _, _, c in outcomes)
             cpu += cell_cpu
