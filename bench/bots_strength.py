@@ -145,7 +145,8 @@ def cells(args) -> list[tuple[str, str, list[tuple], str, float]]:
 
 def _record(args, spec: str, name: str, tasks: list[tuple], outcomes: list) -> None:
     """Append a cell's matches to `--outcomes`, each with what names its deal (run seed, cell,
-    index) and the seat strings, and flush: a killed run leaves whole lines."""
+    index) and the ismcts seat string; the file is closed after each cell, so a killed run keeps
+    the cells it finished."""
     with open(args.outcomes, "a", encoding="utf-8") as out:
         for task, (wins, _, cpu) in zip(tasks, outcomes, strict=True):
             out.write(json.dumps({"ruleset": spec, "cell": name, "seed": args.seed, "match": task[5],
