@@ -19,7 +19,7 @@ import json
 import math
 import sys
 
-Z = 1.959964
+from bots_strength import Z
 
 
 def read(path: str) -> dict[tuple, float]:
