@@ -110,8 +110,9 @@ def selfplay(
     who: _Who = {"workers": workers or os.cpu_count() or 1, "ray": ray, "seats": named}
     tally = selfplaying.Tally(compiled, named)
     start = time.perf_counter()
-    stopped = None  # the EngineError that ended the run: the matches finished before it are reported and logged
-    with contextlib.suppress(EngineError), contextlib.ExitStack() as stack:
+    stopped = None  # the EngineError or WorkerLost that ended the run: the matches finished before it are
+    #                 reported and logged
+    with contextlib.suppress(EngineError, selfplaying.WorkerLost), contextlib.ExitStack() as stack:
         logger = None if log is None else _Logger(stack.enter_context(_whole_file(log)), spec.path, compiled,
                                                   tally.seats)
         try:
@@ -119,7 +120,7 @@ def selfplay(
                                bar=not as_json and games >= BAR_FROM)
         except RayError as e:
             raise fail(str(e), "or play without --ray") from None
-        except EngineError as e:
+        except (EngineError, selfplaying.WorkerLost) as e:
             stopped = e
             if not tally.games:
                 raise  # no log to keep: the file is not written
@@ -127,6 +128,8 @@ def selfplay(
             logger.keep(tally.games)
     if stopped is not None:
         kept = f" (the logs of the {tally.games:,} matches finished before are in {log})" if log and tally.games else ""
+        if isinstance(stopped, selfplaying.WorkerLost):
+            raise fail(f"{stopped}{kept}", stopped.hint)
         raise fail(f"{loaded.model.file}: a match cannot go on: {stopped}{kept}", stopped.hint)
     if interrupted:
         err.print(f"interrupted: {tally.games:,} of {games:,} matches finished", markup=False)

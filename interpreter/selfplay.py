@@ -32,15 +32,18 @@ from . import model as m
 from .bots import Bot, RandomBot, make_bot, play_out
 from .compile import Compiled, compile_ruleset
 from .engine import Game, new_game
+from .errors import CardrulesError
 from .gamelog import LogResult, Recorder
 from .invariants import Checker
 from .seats import parse_seat
 
 if TYPE_CHECKING:
     from multiprocessing.pool import AsyncResult
+    from multiprocessing.sharedctypes import Synchronized
 
 CHUNK = 25  # matches a worker plays per task, at most: few enough that progress moves and work balances
 AHEAD = 4  # chunks in flight per worker: keeps every worker busy without holding the whole run
+LOST_WORKER_CHECK = 0.5  # seconds between two looks at whether a pool worker died, while waiting for one
 
 Played = TypeVar("Played")  # what one match gives back: a `Match`, or what a run's own `play` returns
 Handle = TypeVar("Handle")  # a chunk under way, as `in_order`'s `submit` returns it
@@ -264,7 +267,8 @@ def _pool(table: Table, chunks: Iterable[Chunk[Played]], workers: int, compiled:
         _compiled[table.key] = compiled
     new_game(compiled, deal=False, engine=engine)
     gc.freeze()
-    pool = context.Pool(workers - 1, _start_worker, (table,))
+    starts = context.Value("i", 0)
+    pool = context.Pool(workers - 1, _start_worker, (table, starts))
     under_way, most = (workers - 1) * AHEAD, 2 * workers * AHEAD
     pending: deque[AsyncResult[list[Played]] | _PlayedHere[Played]] = deque()  # each chunk's result, in chunk
     #                                                   order: a worker's to come, or one played here
@@ -275,9 +279,9 @@ def _pool(table: Table, chunks: Iterable[Chunk[Played]], workers: int, compiled:
             else:
                 pending.append(_PlayedHere(compiled, chunk))
             while pending and (pending[0].ready() or len(pending) >= most):  # memory stays flat
-                yield from pending.popleft().get()
+                yield from _collected(pending.popleft(), starts, workers - 1)
         while pending:
-            yield from pending.popleft().get()
+            yield from _collected(pending.popleft(), starts, workers - 1)
         pool.close()
     finally:
         pool.terminate()
@@ -285,6 +289,28 @@ def _pool(table: Table, chunks: Iterable[Chunk[Played]], workers: int, compiled:
         gc.unfreeze()
         if inherited:
             del _compiled[table.key]
+
+
+class WorkerLost(CardrulesError):
+    """A worker of the pool ended before it gave back its matches: killed, or out of memory."""
+
+    def __init__(self) -> None:
+        super().__init__("a worker process ended before it finished its matches (killed, or out of memory?)",
+                         "run again; with fewer --workers if memory ran short")
+
+
+def _collected(result: AsyncResult[list[Played]] | _PlayedHere[Played], starts: Synchronized[int],
+               workers: int) -> list[Played]:
+    """The matches of a chunk, once played. A pool worker that dies takes its chunk with it, and
+    `Pool` quietly starts another in its place: the run would wait for ever. Each worker counts
+    itself in `starts` as it starts, so more starts than `workers` means one was lost."""
+    if isinstance(result, _PlayedHere):
+        return result.get()
+    while not result.ready():
+        result.wait(LOST_WORKER_CHECK)
+        if starts.value > workers:
+            raise WorkerLost
+    return result.get()
 
 
 class _PlayedHere(Generic[Played]):
@@ -333,8 +359,10 @@ def compiled_here(table: Table) -> Compiled:
     return _compiled[table.key]
 
 
-def _start_worker(table: Table) -> None:
+def _start_worker(table: Table, starts: Synchronized[int]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with starts.get_lock():
+        starts.value += 1
     global _table
     _table = table
     compiled_here(table)

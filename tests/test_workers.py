@@ -19,9 +19,9 @@ from cardrules.interpreter import codegen, gamelog
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import EngineError
 from cardrules.interpreter.load import load, load_text
-from cardrules.interpreter.selfplay import Table, matches, play_match, run, seeds
+from cardrules.interpreter.selfplay import Table, WorkerLost, matches, play_match, run, seeds
 
-from .conftest import REPO, RULESETS, STUCK, cli, running
+from .conftest import REPO, RULESETS, STUCK, cli, running, within
 
 KLATS = str(RULESETS / "klats.rules")
 TIMING = {"wall_seconds", "games_per_second"}
@@ -125,6 +125,40 @@ def test_a_round_that_cannot_end_stops_the_workers_with_a_clear_error(tmp_path):
     assert "cannot end" in result.stderr and "Traceback" not in result.stderr
     with pytest.raises(EngineError):
         run(compile_ruleset(load_text(STUCK, "stuck.rules").model, 2), 300, 1, workers=2)
+
+
+_TESTS_PROCESS = os.getpid()  # the process that runs the tests: a pool forked from it inherits this
+
+
+def _dies_in_a_worker(compiled, index, game_seed, bot_seed) -> int:
+    if os.getpid() != _TESTS_PROCESS:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer would
+    return index
+
+
+def test_a_worker_that_dies_stops_the_run_with_a_clear_error_rather_than_a_wait_for_ever(klats):
+    """`Pool` starts a new worker in place of one that dies, and the chunk the dead one held never
+    comes back."""
+    with within(60), pytest.raises(WorkerLost):
+        list(matches(compile_ruleset(klats.model, 3), 40, 1, workers=2, play=_dies_in_a_worker))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the workers through /proc")
+def test_a_worker_killed_ends_selfplay_with_its_message_and_the_log_of_the_matches_finished(tmp_path):
+    log = tmp_path / "run.jsonl"
+    with running("selfplay", KLATS, "-p", "3", "-g", "1000000", "-w", "2", "--log", log, "--json") as proc:
+        deadline = time.monotonic() + 60
+        while not (workers := _descendants(proc.pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert workers, "the worker never started"
+        time.sleep(1)
+        os.kill(workers[0], signal.SIGKILL)
+        _, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 1, stderr
+    assert "a worker process ended before it finished its matches" in stderr and "Traceback" not in stderr
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert lines and f"the logs of the {len(lines):,} matches finished before are in {log}" in stderr
+    assert [json.loads(line)["seed"] for line in lines] == [g for g, _ in itertools.islice(seeds(1), len(lines))]
 
 
 def test_workers_must_be_at_least_one():
