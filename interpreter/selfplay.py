@@ -260,7 +260,7 @@ def _pool(table: Table, chunks: Iterable[Chunk[Played]], workers: int, compiled:
     table again, and the engine's code generated for it (written here, once, not by every
     worker on its first match); the objects this process holds are frozen out of the garbage
     collector while they run, so that no collection touches (and copies) the pages the workers
-    share with it."""
+    share with it. A worker that dies ends the run with `WorkerLost` (`_collected`)."""
     context = multiprocessing.get_context()
     inherited = context.get_start_method() == "fork" and table.key not in _compiled
     if inherited:
@@ -292,7 +292,8 @@ def _pool(table: Table, chunks: Iterable[Chunk[Played]], workers: int, compiled:
 
 
 class WorkerLost(CardrulesError):
-    """A worker of the pool ended before it gave back its matches: killed, or out of memory."""
+    """A worker of the pool ended before it gave back its matches: killed, or out of memory. Not an
+    error of the input, but one every command reports as a message with a hint, as it does those."""
 
     def __init__(self) -> None:
         super().__init__("a worker process ended before it finished its matches (killed, or out of memory?)",
