@@ -14,7 +14,7 @@ and so their losses: the reading is for runs whose moves differ throughout.
 from __future__ import annotations
 
 import argparse
-from collections import Counter
+from collections import Counter, defaultdict
 
 from paired import read
 
@@ -23,17 +23,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("runs", nargs="+", help="bots_strength --outcomes files of the same seed")
     args = parser.parse_args()
-    runs = [read(path) for path in args.runs]
+    cells: defaultdict[tuple, list[tuple[dict[tuple, float], set[tuple]]]] = defaultdict(list)
+    for path in args.runs:  # (ruleset, cell, seed) -> each run that played it, with its matches of it
+        run = read(path)
+        matches: defaultdict[tuple, set[tuple]] = defaultdict(set)
+        for k in run:
+            matches[k[:3]].add(k)
+        for key, keys in matches.items():
+            cells[key].append((run, keys))
     print("| cell | seed | runs | deals | lost by every run | by any | if independent: every, any "
           "| deals by runs that lost them |")
     print("|---|---|---|---|---|---|---|---|")
-    for ruleset, cell, seed in sorted({k[:3] for run in runs for k in run}):
-        having = [run for run in runs if any(k[:3] == (ruleset, cell, seed) for k in run)]
-        if len(having) < 2:
+    for (ruleset, cell, seed), played in sorted(cells.items()):
+        deals = sorted(set.intersection(*(keys for _, keys in played)))
+        if len(played) < 2 or not deals:
             continue
-        deals = sorted(set.intersection(*({k for k in run if k[:3] == (ruleset, cell, seed)} for run in having)))
-        if not deals:
-            continue
+        having = [run for run, _ in played]
         lost = [sum(run[k] < 0.5 for run in having) for k in deals]
         rates = [sum(run[k] < 0.5 for k in deals) / len(deals) for run in having]
         every = any_ = 1.0

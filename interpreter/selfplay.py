@@ -284,6 +284,8 @@ def _pool(table: Table, chunks: Iterable[Chunk[Played]], workers: int, compiled:
             yield from _collected(pending.popleft(), starts, workers - 1)
         pool.close()
     finally:
+        # known to hang where a worker died holding one of the pool's queue locks (killed while it
+        # sent a result): `terminate` waits on that lock (CHANGELOG, session 28's known issue)
         pool.terminate()
         pool.join()
         gc.unfreeze()
