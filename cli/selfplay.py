@@ -24,6 +24,7 @@ from ..interpreter.distributed import RayError
 from ..interpreter.engine import EngineError
 from ..interpreter.errors import EXIT_FINDINGS, EXIT_USAGE
 from ..interpreter.load import resolve, split_selection
+from ..interpreter.workers import WorkerLost
 from .common import (
     Edition,
     House,
@@ -112,7 +113,7 @@ def selfplay(
     start = time.perf_counter()
     stopped = None  # the EngineError or WorkerLost that ended the run: the matches finished before it are
     #                 reported and logged
-    with contextlib.suppress(EngineError, selfplaying.WorkerLost), contextlib.ExitStack() as stack:
+    with contextlib.suppress(EngineError, WorkerLost), contextlib.ExitStack() as stack:
         logger = None if log is None else _Logger(stack.enter_context(_whole_file(log)), spec.path, compiled,
                                                   tally.seats)
         try:
@@ -120,7 +121,7 @@ def selfplay(
                                bar=not as_json and games >= BAR_FROM)
         except RayError as e:
             raise fail(str(e), "or play without --ray") from None
-        except (EngineError, selfplaying.WorkerLost) as e:
+        except (EngineError, WorkerLost) as e:
             stopped = e
             if not tally.games:
                 raise  # no log to keep: the file is not written
@@ -128,7 +129,7 @@ def selfplay(
             logger.keep(tally.games)
     if stopped is not None:
         kept = f" (the logs of the {tally.games:,} matches finished before are in {log})" if log and tally.games else ""
-        if isinstance(stopped, selfplaying.WorkerLost):
+        if isinstance(stopped, WorkerLost):
             raise fail(f"{stopped}{kept}", stopped.hint)
         raise fail(f"{loaded.model.file}: a match cannot go on: {stopped}{kept}", stopped.hint)
     if interrupted:

@@ -20,30 +20,24 @@ import itertools
 import multiprocessing
 import pickle
 import random
-import signal
 import statistics
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, TypeVar, cast, overload
+from typing import Generic, TypeVar, cast, overload
 
 from . import model as m
 from .bots import Bot, RandomBot, make_bot, play_out
 from .compile import Compiled, compile_ruleset
 from .engine import Game, new_game
-from .errors import CardrulesError
 from .gamelog import LogResult, Recorder
 from .invariants import Checker
 from .seats import parse_seat
-
-if TYPE_CHECKING:
-    from multiprocessing.pool import AsyncResult
-    from multiprocessing.sharedctypes import Synchronized
+from .workers import Pool, Task
 
 CHUNK = 25  # matches a worker plays per task, at most: few enough that progress moves and work balances
 AHEAD = 4  # chunks in flight per worker: keeps every worker busy without holding the whole run
-LOST_WORKER_CHECK = 0.5  # seconds between two looks at whether a pool worker died, while waiting for one
 
 Played = TypeVar("Played")  # what one match gives back: a `Match`, or what a run's own `play` returns
 Handle = TypeVar("Handle")  # a chunk under way, as `in_order`'s `submit` returns it
@@ -253,71 +247,39 @@ def _chunking(games: int, size: int, workers: int) -> Iterator[tuple[int, int]]:
 def _pool(table: Table, chunks: Iterable[Chunk[Played]], workers: int, compiled: Compiled,
           engine: str | None = None) -> Iterator[Played]:
     """The chunks played by this process and a pool of `workers - 1` more, yielded in order.
-    This process plays a chunk itself whenever the pool has `AHEAD` chunks under way per worker:
-    it would only wait otherwise, and so it plays from the start, while the pool starts.
-    The workers ignore Ctrl-C: the parent gets it and terminates them, so an interrupted run
-    ends at once and quietly. Workers made by fork inherit `compiled` rather than compile the
-    table again, and the engine's code generated for it (written here, once, not by every
-    worker on its first match); the objects this process holds are frozen out of the garbage
-    collector while they run, so that no collection touches (and copies) the pages the workers
-    share with it. A worker that dies ends the run with `WorkerLost` (`_collected`)."""
-    context = multiprocessing.get_context()
-    inherited = context.get_start_method() == "fork" and table.key not in _compiled
+    This process plays a chunk itself whenever each worker has `AHEAD` chunks under way: it
+    would only wait otherwise, and so it plays from the start, while the pool starts. Leaving
+    (Ctrl-C, an error, the caller closing it) ends the workers at once; a worker that dies ends
+    the run with `WorkerLost` in its chunk's turn (`workers.Pool`). Workers made by fork inherit
+    `compiled` rather than compile the table again, and the engine's code generated for it
+    (written here, once, not by every worker on its first match); the objects this process holds
+    are frozen out of the garbage collector while they run, so that no collection touches (and
+    copies) the pages the workers share with it."""
+    inherited = multiprocessing.get_start_method() == "fork" and table.key not in _compiled
     if inherited:
         _compiled[table.key] = compiled
     new_game(compiled, deal=False, engine=engine)
     gc.freeze()
-    starts = context.Value("i", 0)
-    pool = context.Pool(workers - 1, _start_worker, (table, starts))
-    under_way, most = (workers - 1) * AHEAD, 2 * workers * AHEAD
-    pending: deque[AsyncResult[list[Played]] | _PlayedHere[Played]] = deque()  # each chunk's result, in chunk
-    #                                                   order: a worker's to come, or one played here
+    most = 2 * workers * AHEAD
+    pending: deque[Task[list[Played]] | _PlayedHere[Played]] = deque()  # each chunk's matches, in chunk order:
+    #                                                                     a worker's to come, or played here
+    play: Callable[[Chunk[Played]], list[Played]] = _play_in_worker  # of this run's `Played`
     try:
-        for chunk in chunks:
-            if sum(not p.ready() for p in pending) < under_way:
-                pending.append(pool.apply_async(_play_in_worker, (chunk,)))
-            else:
-                pending.append(_PlayedHere(compiled, chunk))
-            while pending and (pending[0].ready() or len(pending) >= most):  # memory stays flat
-                yield from _collected(pending.popleft(), starts, workers - 1)
-        while pending:
-            yield from _collected(pending.popleft(), starts, workers - 1)
-        pool.close()
+        with Pool(workers - 1, _start_worker, (table,), play) as pool:
+            for chunk in chunks:
+                pending.append(pool.submit(chunk, AHEAD) or _PlayedHere(compiled, chunk))
+                while pending and (pending[0].ready() or len(pending) >= most):  # memory stays flat
+                    yield from pending.popleft().get()
+            while pending:
+                yield from pending.popleft().get()
     finally:
-        # known to hang where a worker died holding one of the pool's queue locks (killed while it
-        # sent a result): `terminate` waits on that lock (CHANGELOG, session 28's known issue)
-        pool.terminate()
-        pool.join()
         gc.unfreeze()
         if inherited:
             del _compiled[table.key]
 
 
-class WorkerLost(CardrulesError):
-    """A worker of the pool ended before it gave back its matches: killed, or out of memory. Not an
-    error of the input, but one every command reports as a message with a hint, as it does those."""
-
-    def __init__(self) -> None:
-        super().__init__("a worker process ended before it finished its matches (killed, or out of memory?)",
-                         "run again; with fewer --workers if memory ran short")
-
-
-def _collected(result: AsyncResult[list[Played]] | _PlayedHere[Played], starts: Synchronized[int],
-               workers: int) -> list[Played]:
-    """The matches of a chunk, once played. A pool worker that dies takes its chunk with it, and
-    `Pool` quietly starts another in its place: the run would wait for ever. Each worker counts
-    itself in `starts` as it starts, so more starts than `workers` means one was lost."""
-    if isinstance(result, _PlayedHere):
-        return result.get()
-    while not result.ready():
-        result.wait(LOST_WORKER_CHECK)
-        if starts.value > workers:
-            raise WorkerLost
-    return result.get()
-
-
 class _PlayedHere(Generic[Played]):
-    """A chunk the parent of a pool played, as a worker's result reads: ready, and `get` gives
+    """A chunk the parent of a pool played, as a worker's task reads: ready, and `get` gives
     its matches or raises what playing it raised, in its turn (an error of a later chunk does
     not overtake the matches before it)."""
 
@@ -326,7 +288,7 @@ class _PlayedHere(Generic[Played]):
         self.error: Exception | None = None
         try:
             self.matches = play_chunk(compiled, chunk)
-        except Exception as e:  # noqa: BLE001 - raised again in its turn, as the pool raises a worker's
+        except Exception as e:  # noqa: BLE001 - raised again in its turn, as a worker's error is
             self.error = e
 
     def ready(self) -> bool:
@@ -362,10 +324,7 @@ def compiled_here(table: Table) -> Compiled:
     return _compiled[table.key]
 
 
-def _start_worker(table: Table, starts: Synchronized[int]) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with starts.get_lock():
-        starts.value += 1
+def _start_worker(table: Table) -> None:
     global _table
     _table = table
     compiled_here(table)

@@ -19,7 +19,8 @@ from cardrules.interpreter import codegen, gamelog
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import EngineError
 from cardrules.interpreter.load import load, load_text
-from cardrules.interpreter.selfplay import Table, WorkerLost, matches, play_match, run, seeds
+from cardrules.interpreter.selfplay import Table, matches, play_match, run, seeds
+from cardrules.interpreter.workers import Pool, WorkerLost
 
 from .conftest import REPO, RULESETS, STUCK, cli, running, within
 
@@ -159,6 +160,70 @@ def test_a_worker_killed_ends_selfplay_with_its_message_and_the_log_of_the_match
     lines = log.read_text(encoding="utf-8").splitlines()
     assert lines and f"the logs of the {len(lines):,} matches finished before are in {log}" in stderr
     assert [json.loads(line)["seed"] for line in lines] == [g for g, _ in itertools.islice(seeds(1), len(lines))]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the workers through /proc")
+def test_a_selfplay_killed_leaves_no_worker_playing_on():
+    """The workers read the end of their pipes once the parent is gone, and exit."""
+    with running("selfplay", KLATS, "-p", "3", "-g", "1000000", "-w", "3", "--json") as proc:
+        deadline = time.monotonic() + 60
+        while len(workers := _descendants(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(workers) >= 2, "the workers never started"
+        time.sleep(0.5)
+        os.kill(proc.pid, signal.SIGKILL)  # no `finally` runs: the workers are left to find out
+        proc.wait()
+        deadline = time.monotonic() + 30
+        while [pid for pid in workers if _alive(pid)] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [pid for pid in workers if _alive(pid)] == []
+
+
+def _nothing() -> None:
+    pass
+
+
+def _bytes(count: int) -> bytes:
+    return b"x" * count
+
+
+def test_a_worker_killed_in_the_middle_of_sending_its_result_is_lost_not_waited_for():
+    """The case that hangs `multiprocessing.Pool`: the worker dies with half its answer sent."""
+    with within(60), Pool(1, _nothing, (), _bytes) as pool:
+        assert pool.submit(3, ahead=1).get() == b"xxx"
+        task = pool.submit(100_000_000, ahead=1)  # far more than a pipe holds: the worker waits in the send
+        worker = pool.workers[0]
+        while not worker.pipe.poll(0.1):
+            pass
+        os.kill(worker.process.pid, signal.SIGKILL)
+        while not task.ready():  # it comes to know, without a wait for ever
+            time.sleep(0.05)
+        with pytest.raises(WorkerLost):
+            task.get()
+        assert pool.submit(3, ahead=1) is None  # no worker is left
+
+
+class _Unpicklable(Exception):
+    def __reduce__(self):
+        raise TypeError("not this one")
+
+
+def _raises(kind: str) -> str:
+    if kind == "engine":
+        raise EngineError("the round cannot end")
+    if kind == "odd":
+        raise _Unpicklable(kind)
+    return kind
+
+
+def test_a_jobs_error_comes_back_in_its_tasks_turn_and_the_worker_goes_on():
+    with within(60), Pool(1, _nothing, (), _raises) as pool:
+        first, second = pool.submit("engine", ahead=2), pool.submit("odd", ahead=2)
+        with pytest.raises(EngineError, match="the round cannot end"):
+            first.get()
+        with pytest.raises(RuntimeError, match="a worker's _Unpicklable could not be sent back: odd"):
+            second.get()
+        assert pool.submit("fine", ahead=1).get() == "fine"
 
 
 def test_workers_must_be_at_least_one():
