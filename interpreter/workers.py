@@ -1,4 +1,4 @@
-"""Worker processes, each with a pipe of its own, that survive none of their own deaths quietly.
+"""Worker processes, each with a pipe of its own, so that one that dies never leaves the run waiting.
 
 `multiprocessing.Pool` and `ProcessPoolExecutor` bring every worker's results back through one
 shared pipe guarded by one lock. A worker killed while it sends (the out-of-memory killer, a
