@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import random
 import statistics
 import time
@@ -42,6 +41,7 @@ from cardrules.interpreter.engine import EngineError, new_game
 from cardrules.interpreter.load import load, split_selection
 from cardrules.interpreter.progress import endless_round, round_bound
 from cardrules.interpreter.seats import parse_seat
+from cardrules.interpreter.workers import Pool
 
 RULESETS = ["klats", "arne_92", "arne_total@en", "arne_total@ru", "arne_total@en+minimum"]
 PAIRS = [("ismcts", "random", 0.90), ("ismcts", "greedy", 0.60), ("greedy", "random", 0.70)]
@@ -181,9 +181,9 @@ def main() -> None:
     print("| ruleset | cell | win rate | 95% CI | target | met | cpu s/match | decision s, median / p95 |")
     print("|---|---|---|---|---|---|---|---|", flush=True)
     started, times, cpu = time.perf_counter(), [], 0.0
-    with multiprocessing.Pool(args.workers) as pool:
+    with Pool(args.workers, play) as pool:  # a worker killed ends the run with an error, never a wait
         for spec, name, tasks, kind, target in plan:  # each row as soon as its cell is done: a cut run keeps its rows
-            outcomes = pool.map(play, tasks, chunksize=1)
+            outcomes = list(pool.map(tasks))
             if args.outcomes:
                 _record(args, spec, name, tasks, outcomes)
             wins = sum(w for w, _, _ in outcomes)

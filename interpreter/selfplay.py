@@ -265,7 +265,7 @@ def _pool(table: Table, chunks: Iterable[Chunk[Played]], workers: int, compiled:
     #                                                                     a worker's to come, or played here
     play: Callable[[Chunk[Played]], list[Played]] = _play_in_worker  # of this run's `Played`
     try:
-        with Pool(workers - 1, _start_worker, (table,), play) as pool:
+        with Pool(workers - 1, play, _start_worker, (table,)) as pool:
             for chunk in chunks:
                 pending.append(pool.submit(chunk, AHEAD) or _PlayedHere(compiled, chunk))
                 while pending and (pending[0].ready() or len(pending) >= most):  # memory stays flat

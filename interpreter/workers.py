@@ -17,7 +17,7 @@ import multiprocessing.connection
 import pickle
 import signal
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -67,14 +67,14 @@ class _Worker(Generic[Item, Result]):
     """One process and the parent's end of its pipe; `sent` holds its tasks under way, oldest
     first, as it answers them."""
 
-    def __init__(self, context: BaseContext, start: Callable[..., None], args: tuple[Any, ...],
-                 job: Callable[[Item], Result], earlier: list[_Worker[Item, Result]]):
+    def __init__(self, context: BaseContext, job: Callable[[Item], Result], start: Callable[..., None] | None,
+                 args: tuple[Any, ...], earlier: list[_Worker[Item, Result]]):
         self.pipe, theirs = context.Pipe()
         self.sent: deque[Task[Result]] = deque()
         inherited = ((*(w.pipe for w in earlier), self.pipe) if context.get_start_method() == "fork"
                      else ())  # a forked worker holds the parent's ends of its pipe and the earlier ones
         self.process: BaseProcess = context.Process(  # type: ignore[attr-defined]  # every context has Process
-            target=_serve, args=(theirs, start, args, job, inherited), daemon=True)
+            target=_serve, args=(theirs, job, start, args, inherited), daemon=True)
         self.process.start()
         theirs.close()  # the worker's end lives in the worker alone: its death is then the end of the pipe
 
@@ -100,11 +100,11 @@ class _Worker(Generic[Item, Result]):
         end): each is the outcome of the oldest task under way."""
         while self.sent:
             if not self.pipe.poll():
-                if not block:
-                    return
-                multiprocessing.connection.wait([self.pipe, self.process.sentinel])
-                if not self.pipe.poll():  # ended, and its pipe not yet seen to end (spawned workers)
-                    self._lose()
+                if block:
+                    multiprocessing.connection.wait([self.pipe, self.process.sentinel])
+                if not self.pipe.poll():
+                    if not self.process.is_alive():  # ended, its pipe not yet seen to end (a spawned worker's)
+                        self._lose()
                     return
             try:
                 message = self.pipe.recv_bytes()
@@ -127,16 +127,17 @@ class _Worker(Generic[Item, Result]):
 
 
 class Pool(Generic[Item, Result]):
-    """`count` worker processes: each runs `start(*args)` once, then `job(item)` for each item
-    sent to it. A context manager: leaving it ends every worker at once, however it is left."""
+    """`count` worker processes: each runs `start(*args)` once, if given, then `job(item)` for
+    each item sent to it. A context manager: leaving it ends every worker at once, however it is
+    left."""
 
-    def __init__(self, count: int, start: Callable[..., None], args: tuple[Any, ...],
-                 job: Callable[[Item], Result]):
+    def __init__(self, count: int, job: Callable[[Item], Result], start: Callable[..., None] | None = None,
+                 args: tuple[Any, ...] = ()):
         context = multiprocessing.get_context()
         self.workers: list[_Worker[Item, Result]] = []
         try:
             for _ in range(count):
-                self.workers.append(_Worker(context, start, args, job, self.workers))
+                self.workers.append(_Worker(context, job, start, args, self.workers))
         except BaseException:
             self.stop()
             raise
@@ -154,6 +155,25 @@ class Pool(Generic[Item, Result]):
             if task is not None:
                 return task
 
+    def map(self, items: Iterable[Item], ahead: int = 2) -> Iterator[Result]:
+        """Each item's result, in the items' order. A worker holds at most `ahead` items and gets
+        the next one as soon as it has room, so the quickest play the most. A lost worker raises
+        `WorkerLost` in the turn of its first item."""
+        pending: deque[Task[Result]] = deque()
+        for item in items:
+            while (task := self.submit(item, ahead)) is None:
+                if all(w.lost for w in self.workers):
+                    while pending:
+                        yield pending.popleft().get()
+                    raise WorkerLost
+                busy = [w for w in self.workers if not w.lost]
+                multiprocessing.connection.wait([w.pipe for w in busy] + [w.process.sentinel for w in busy])
+            pending.append(task)
+            while pending and pending[0].ready():
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
     def stop(self) -> None:
         for worker in self.workers:
             worker.stop()
@@ -166,14 +186,15 @@ class Pool(Generic[Item, Result]):
         self.stop()
 
 
-def _serve(pipe: Connection, start: Callable[..., None], args: tuple[Any, ...], job: Callable[[Any], Any],
+def _serve(pipe: Connection, job: Callable[[Any], Any], start: Callable[..., None] | None, args: tuple[Any, ...],
            inherited: tuple[Connection, ...]) -> None:
     """A worker's life: answer each item with its job's outcome until the parent's end closes. It
     first closes the parent's ends it inherited, so that the parent's death closes its pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for end in inherited:
         end.close()
-    start(*args)
+    if start is not None:
+        start(*args)
     while True:
         try:
             item = pipe.recv()

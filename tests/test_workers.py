@@ -179,17 +179,13 @@ def test_a_selfplay_killed_leaves_no_worker_playing_on():
         assert [pid for pid in workers if _alive(pid)] == []
 
 
-def _nothing() -> None:
-    pass
-
-
 def _bytes(count: int) -> bytes:
     return b"x" * count
 
 
 def test_a_worker_killed_in_the_middle_of_sending_its_result_is_lost_not_waited_for():
     """The case that hangs `multiprocessing.Pool`: the worker dies with half its answer sent."""
-    with within(60), Pool(1, _nothing, (), _bytes) as pool:
+    with within(60), Pool(1, _bytes) as pool:
         assert pool.submit(3, ahead=1).get() == b"xxx"
         task = pool.submit(100_000_000, ahead=1)  # far more than a pipe holds: the worker waits in the send
         worker = pool.workers[0]
@@ -201,6 +197,36 @@ def test_a_worker_killed_in_the_middle_of_sending_its_result_is_lost_not_waited_
         with pytest.raises(WorkerLost):
             task.get()
         assert pool.submit(3, ahead=1) is None  # no worker is left
+
+
+def _slept(seconds: float) -> tuple[int, float]:
+    time.sleep(seconds)
+    return os.getpid(), seconds
+
+
+def test_map_gives_the_results_in_order_and_the_next_item_to_the_worker_that_has_room():
+    """While one worker plays a long item, the other plays every short one: items are not dealt
+    out in turn."""
+    items = [1.0] + [0.001] * 10
+    with within(60), Pool(2, _slept) as pool:
+        played = list(pool.map(items, ahead=1))
+    assert [seconds for _, seconds in played] == items
+    slow = played[0][0]
+    assert [pid for pid, _ in played[1:] if pid == slow] == []
+
+
+def _dies_at_five(item: int) -> int:
+    if item == 5:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return item
+
+
+def test_map_raises_worker_lost_in_the_turn_of_the_dead_workers_item():
+    given = []
+    with within(60), Pool(2, _dies_at_five) as pool, pytest.raises(WorkerLost):
+        for result in pool.map(range(20), ahead=1):
+            given.append(result)
+    assert given == [0, 1, 2, 3, 4]
 
 
 class _Unpicklable(Exception):
@@ -217,7 +243,7 @@ def _raises(kind: str) -> str:
 
 
 def test_a_jobs_error_comes_back_in_its_tasks_turn_and_the_worker_goes_on():
-    with within(60), Pool(1, _nothing, (), _raises) as pool:
+    with within(60), Pool(1, _raises) as pool:
         first, second = pool.submit("engine", ahead=2), pool.submit("odd", ahead=2)
         with pytest.raises(EngineError, match="the round cannot end"):
             first.get()
