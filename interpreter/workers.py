@@ -157,8 +157,10 @@ class Pool(Generic[Item, Result]):
 
     def map(self, items: Iterable[Item], ahead: int = 2) -> Iterator[Result]:
         """Each item's result, in the items' order. A worker holds at most `ahead` items and gets
-        the next one as soon as it has room, so the quickest play the most. A lost worker raises
-        `WorkerLost` in the turn of its first item."""
+        the next one as soon as it has room, so the quickest play the most; the results kept
+        waiting for a slow one are at most a few per worker. A lost worker raises `WorkerLost` in
+        the turn of its first item."""
+        most = 4 * ahead * len(self.workers)
         pending: deque[Task[Result]] = deque()
         for item in items:
             while (task := self.submit(item, ahead)) is None:
@@ -169,7 +171,7 @@ class Pool(Generic[Item, Result]):
                 busy = [w for w in self.workers if not w.lost]
                 multiprocessing.connection.wait([w.pipe for w in busy] + [w.process.sentinel for w in busy])
             pending.append(task)
-            while pending and pending[0].ready():
+            while pending and (pending[0].ready() or len(pending) >= most):
                 yield pending.popleft().get()
         while pending:
             yield pending.popleft().get()
