@@ -207,7 +207,7 @@ def _slept(seconds: float) -> tuple[int, float]:
 def test_map_gives_the_results_in_order_and_the_next_item_to_the_worker_that_has_room():
     """While one worker plays a long item, the other plays every short one: items are not dealt
     out in turn."""
-    items = [1.0] + [0.001] * 6  # fewer than map keeps waiting (4 a worker) behind the long one
+    items = [2.0] + [0.001] * 6  # fewer than map keeps waiting (4 a worker) behind the long one
     with within(60), Pool(2, _slept) as pool:
         played = list(pool.map(items, ahead=1))
     assert [seconds for _, seconds in played] == items
