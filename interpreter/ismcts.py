@@ -48,6 +48,7 @@ from .engine import Action, EngineError, View
 from .fast import FastGame
 from .notation import MoveError
 from .outcome import look, round_values, seat_rivals
+from .reserve import Reserve, kept_back, reserve
 from .seats import ISMCTS_ITERATIONS, Seat
 from .worlds import Memory, Sampler
 
@@ -246,7 +247,9 @@ class IsmctsBot:
     same move twice from the same view in one match: a search scored a few actions ahead sees
     no cost in a cycle (a card that fetches back the card that fetched it, in a window open to
     as many plays as the seats like), and a bot that chose it again each time would never let
-    the round end. Its own view is all it compares, so this stays honest."""
+    the round end. Its own view is all it compares, so this stays honest. Before the final round
+    it keeps back the plays that round offers too (`reserve`): a search a few plays deep sees
+    their gain now, never what they would gain where nothing can answer them."""
 
     observes = True
 
@@ -256,13 +259,16 @@ class IsmctsBot:
         self.memory = Memory()
         self.taken: dict[str, set[Key]] = {}  # the plays chosen from each view in this match
         self.start: View | None = None
+        self.reserve: Reserve | None = None
 
     def choose(self, seen: SeatView) -> Action:
-        legal = seen.actions()
+        if seen.start is not self.start:  # a new match
+            self.taken, self.start, self.reserve = {}, seen.start, reserve(seen.compiled)
+        legal: Sequence[Action] = seen.actions()
+        if self.reserve is not None:
+            legal = kept_back(self.reserve, seen.compiled, seen.seat, seen.view, seen.flow, legal)
         if len(legal) == 1:
             return legal[0]
-        if seen.start is not self.start:  # a new match
-            self.taken, self.start = {}, seen.start
         sampler = self.memory.sampler(seen)
         view = repr(seen.view)
         barred = self.taken.get(view, set())
