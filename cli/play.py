@@ -40,6 +40,7 @@ from ..interpreter.narration import RoundOver, narrate, round_words, snapshot
 from ..interpreter.notation import HELP, AmbiguousMoveError, IllegalMoveError, Move, MoveError, matching, parse_move
 from ..interpreter.progress import endless_round, round_bound
 from ..interpreter.redact import as_seen
+from ..interpreter.reserve import kept_back, reserve
 from ..interpreter.rulings import cited
 from ..interpreter.scoring import Scorer
 from ..interpreter.seats import HUMAN, KINDS, SeatError, parse_seat
@@ -425,9 +426,12 @@ class Session:
             out.print(_("{move} is legal now").format(move=legal), markup=False)
 
     def _hint(self, seat: int) -> None:
-        """The ismcts search of the seat's position, from what the seat knows: its top moves."""
+        """The ismcts search of the seat's position, from what the seat knows: its top moves among
+        those the bot would weigh, and the plays it would keep for the final round (`reserve`)."""
         seen = self.table.seat_view(seat)
-        edges = search(Memory().sampler(seen), seat, seen.actions(), random.Random(), seconds=HINT_SECONDS)
+        legal, held = seen.actions(), reserve(seen.compiled)
+        open_now = legal if held is None else kept_back(held, seen.compiled, seat, seen.view, seen.flow, legal)
+        edges = search(Memory().sampler(seen), seat, open_now, random.Random(), seconds=HINT_SECONDS)
         if not edges:
             out.print(_("no hint: the search found no move to try"), markup=False)
             return
@@ -436,6 +440,10 @@ class Session:
         for rank, e in enumerate(edges[:HINTS], 1):
             out.print("  " + _("{rank}. {move}  tried {visits} times, won {rate:.0%}").format(
                 rank=rank, move=self.game.move_of(e.action), visits=e.visits, rate=e.win_rate), markup=False)
+        kept = sorted({action[0].name for action in legal if action[0] is not None and action not in open_now})
+        if kept:
+            out.print("  " + _("kept for the final round, as the bot keeps them: {plays}").format(
+                plays=", ".join(kept)), markup=False)
 
     def _card(self, name: str) -> None:
         if not name:

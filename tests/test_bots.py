@@ -173,6 +173,20 @@ def test_hint_shows_the_top_moves_of_a_search():
     assert [n for n, *_ in lines] == ["1", "2", "3"]
     visits = [int(v) for _, _, v, _ in lines]
     assert visits == sorted(visits, reverse=True) and visits[0] > 0
+    assert "kept for the final round" not in done.stdout  # Klats has no final round
+
+
+def test_hint_leaves_out_and_names_the_plays_the_bot_keeps_for_the_final_round():
+    """ARNE Total's Russian edition: the first window, before the final round, with black cards
+    in hand. The bot would keep them (`reserve`), so the hint weighs the rest and names them."""
+    done = cli("play", "arne_total@ru", "--seats", "human,random", "--seed", "1", input="hint\nquit\n")
+    assert done.code == 0, done.stderr
+    kept = re.search(r"^  kept for the final round, as the bot keeps them: (.+)$", done.stdout, re.M)
+    assert kept is not None
+    plays = kept.group(1).split(", ")
+    assert plays and set(plays) <= {"minus200", "pair", "cham_on", "crash", "lock", "thief_top", "thief_pair"}
+    moves = re.findall(r"^  \d\. (\S+).*  tried \d+ times", done.stdout, re.M)
+    assert moves and not set(moves) & set(plays)
 
 
 # ------------------------------------------------------------------ sampled worlds
