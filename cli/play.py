@@ -429,8 +429,8 @@ class Session:
         """The ismcts search of the seat's position, from what the seat knows: its top moves among
         those the bot would weigh, and the plays it would keep for the final round (`reserve`)."""
         seen = self.table.seat_view(seat)
-        legal, held = seen.actions(), reserve(seen.compiled)
-        open_now = legal if held is None else kept_back(held, seen.compiled, seat, seen.view, seen.flow, legal)
+        legal = seen.actions()
+        open_now = kept_back(reserve(seen.compiled), seen.flow, legal)
         edges = search(Memory().sampler(seen), seat, open_now, random.Random(), seconds=HINT_SECONDS)
         if not edges:
             out.print(_("no hint: the search found no move to try"), markup=False)

@@ -64,7 +64,6 @@ class CMate:
 
     zone: int  # the seat's zone it comes from
     where: Fn | None  # the condition on it, in env[MATE]
-    faces: frozenset[int] | None = None  # the faces its conditions that read only it keep; None: all
 
 
 @dataclass(frozen=True)
@@ -349,8 +348,7 @@ class _Compiler:
         choose = None if p.choose is None else CChoose(
             p.choose.kind, self.zone_index[p.choose.zone] if p.choose.zone else -1, p.choose.seats,
             self._guard(p.choose.where, named))
-        mate = None if p.mate is None else CMate(self.zone_index[p.mate.zone], self._guard(p.mate.where, named),
-                                                 self._faces(p.mate.where, p.mate.name))
+        mate = None if p.mate is None else CMate(self.zone_index[p.mate.zone], self._guard(p.mate.where, named))
         if p.value is not None:  # a play of no card: the value is chosen among the attribute's
             attribute = next(a for a in self.model.attributes if a.name == p.value.zone)
             values: tuple[str | int, ...] = (tuple(v.name for v in attribute.values)
@@ -376,24 +374,20 @@ class _Compiler:
         worked out here once, and a closure for the rest, which reads the table."""
         if where is None:
             return None, None
-        faces = self._faces(where, "card")
-        rest = [e for e in m.conjuncts(where) if not m.reads_only(e, {"card"})]
+        conjuncts = m.conjuncts(where)
+        static = [e for e in conjuncts if m.reads_only(e, {"card"})]
+        rest = [e for e in conjuncts if not m.reads_only(e, {"card"})]
+        faces = None
+        if static:
+            env: Env = [None] * ENV_SIZE
+            tests = [self.expr(e, {}) for e in static]
+            faces = frozenset(face for face, card in first_cards(self.face_of).items() if _keeps_all(env, tests, card))
         if not rest:
             return faces, None
         dynamic: object = rest[0]
         for e in rest[1:]:
             dynamic = m.Op("and", dynamic, e, "bool")
         return faces, self.expr(dynamic, {})
-
-    def _faces(self, where: object | None, name: str) -> frozenset[int] | None:
-        """The faces that the conjuncts of `where` reading only the card `name` keep, worked out
-        once; None where none reads it alone."""
-        static = [e for e in m.conjuncts(where) if m.reads_only(e, {name})] if where is not None else []
-        if not static:
-            return None
-        env: Env = [None] * ENV_SIZE
-        tests = [self.expr(e, {name: CARD}) for e in static]
-        return frozenset(face for face, card in first_cards(self.face_of).items() if _keeps_all(env, tests, card))
 
     def _condition(self, c: m.Condition | None, named: dict[str, int]) -> Fn | None:
         if c is None:

@@ -48,7 +48,7 @@ from .engine import Action, EngineError, View
 from .fast import FastGame
 from .notation import MoveError
 from .outcome import look, round_values, seat_rivals
-from .reserve import Reserve, kept_back, reserve
+from .reserve import kept_back, reserve
 from .seats import ISMCTS_ITERATIONS, Seat
 from .worlds import Memory, Sampler
 
@@ -59,6 +59,7 @@ EXPLORATION = 0.7  # UCB's constant, for rewards in 0..1
 HORIZON = 3  # plays (passes aside) per seat after the decision, tree and line together, at which a line is scored
 LINE_PLAYS = 8  # and at most this many plays in all: with four seats, 3 plays a seat would cost half as much again
 PASSES_PER_PLAY = 5  # and passes, at most this many for each play of the horizon: a line ends however the seats pass
+RESERVE = True  # keep back for the final round the plays it makes at will (`reserve`); False measures without it
 SETTLED_EVERY = 10  # iterations between two looks at whether the root's choice is settled
 LINE_CANDIDATES = 5  # a line's move is the best of at most this many of its legal moves, one of each play first:
 # where a card may go to any seat's row (4 players) trying all made a decision 0.4 s, and 5, not 8, pays
@@ -248,8 +249,8 @@ class IsmctsBot:
     no cost in a cycle (a card that fetches back the card that fetched it, in a window open to
     as many plays as the seats like), and a bot that chose it again each time would never let
     the round end. Its own view is all it compares, so this stays honest. Before the final round
-    it keeps back the plays that round offers too (`reserve`): a search a few plays deep sees
-    their gain now, never what they would gain where nothing can answer them."""
+    it keeps back the plays a final turn may make at will (`reserve`): a search a few plays deep
+    sees their gain now, never what they would gain where nothing can answer them."""
 
     observes = True
 
@@ -259,14 +260,14 @@ class IsmctsBot:
         self.memory = Memory()
         self.taken: dict[str, set[Key]] = {}  # the plays chosen from each view in this match
         self.start: View | None = None
-        self.reserve: Reserve | None = None
+        self.reserve: frozenset[int] = frozenset()  # the plays kept for the final round
 
     def choose(self, seen: SeatView) -> Action:
         if seen.start is not self.start:  # a new match
             self.taken, self.start, self.reserve = {}, seen.start, reserve(seen.compiled)
         legal: Sequence[Action] = seen.actions()
-        if self.reserve is not None:
-            legal = kept_back(self.reserve, seen.compiled, seen.seat, seen.view, seen.flow, legal)
+        if RESERVE:
+            legal = kept_back(self.reserve, seen.flow, legal)
         if len(legal) == 1:
             return legal[0]
         sampler = self.memory.sampler(seen)
