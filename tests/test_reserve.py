@@ -1,5 +1,5 @@
-"""The reserve: the out-of-turn plays that a ruleset's final round offers too, which the ismcts
-seat keeps for that round, read from the rules alone."""
+"""The reserve: the out-of-turn plays that a ruleset's final turn may make until it passes, which
+the ismcts seat keeps for that round, read from the rules alone."""
 from __future__ import annotations
 
 import random
