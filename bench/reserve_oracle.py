@@ -1,12 +1,15 @@
 """The oracle that sized the reserve (session 30) before `interpreter/reserve.py` was written:
 bots_strength with the ismcts seat barred from the named plays while a zone still has cards, all
-the time (KEEP `all`) or while it holds KEEP or fewer cards whose face ends with one of FACES.
-The plays, faces and zone are the command line's: the bench may name them, the product may not.
+the time (KEEP `all`) or while it holds KEEP or fewer cards whose face ends with one of FACES;
+with `aimed` after KEEP, only where the play aims at another seat (session 31). The plays, faces
+and zone are the command line's: the bench may name them, the product may not.
 
     python bench/reserve_oracle.py draw minus200,pair,cham_on,crash,lock,thief_top,thief_pair - all -- \\
         --games 200 --workers 2 --no-four --rulesets arne_total@ru --seed 41 --pairs 'ismcts vs random'
     python bench/reserve_oracle.py draw minus200,pair,crash,lock,thief_top,thief_pair \\
         -200,crash,lock,thief,chameleon 1 -- --games 200 --workers 2 --no-four --rulesets arne_total@en ...
+    python bench/reserve_oracle.py draw minus200,pair,crash,lock,thief_top,thief_pair \\
+        -200,crash,lock,thief,chameleon 1 aimed -- --games 200 ...
 
 It differs from the reserve in two ways: it reads the draw pile's count where the reserve reads
 whether the final round has begun (the windows of the last drawer's turn differ), and it needs
@@ -21,6 +24,7 @@ import cardrules.interpreter.ismcts as ismcts
 
 split = sys.argv.index("--")
 zone, plays, faces, keep = sys.argv[1], set(sys.argv[2].split(",")), tuple(sys.argv[3].split(",")), sys.argv[4]
+aimed = split > 5 and sys.argv[5] == "aimed"  # bar only the plays aimed at another seat's row or hand
 original = ismcts.IsmctsBot.choose
 
 
@@ -33,13 +37,15 @@ def choose(self, seen):
     if cards_in(seen.view, zone) > 0:
         held = sum(1 for face in seen.view["zones"]["hand"][seen.seat] if str(face).endswith(faces))
         if keep == "all" or held <= int(keep):
-            kept = tuple(a for a in seen.legal if a[0] is None or a[0].name not in plays)
+            kept = tuple(a for a in seen.legal if a[0] is None or a[0].name not in plays
+                         or (aimed and not 0 <= a[2] != seen.seat))
             if kept and len(kept) < len(seen.legal):
                 seen = dataclasses.replace(seen, legal=kept)
     return original(self, seen)
 
 
 ismcts.IsmctsBot.choose = choose
-print(f"oracle: the ismcts seat keeps {keep} of {faces} back, barring {sorted(plays)} while {zone} has cards")
+print(f"oracle: the ismcts seat keeps {keep} of {faces} back, barring {sorted(plays)}"
+      f"{' aimed at another seat' if aimed else ''} while {zone} has cards")
 sys.argv = ["bench/bots_strength.py", *sys.argv[split + 1:]]
 runpy.run_path("bench/bots_strength.py", run_name="__main__")
