@@ -33,12 +33,18 @@ def cards_in(view: dict, name: str) -> int:
     return shown["count"] if isinstance(shown, dict) else len(shown)
 
 
+def aims_at_another(action, seat: int) -> bool:
+    """Whether the action's target is another seat's (a row, or the seat a play chooses)."""
+    target = action[2]
+    return target >= 0 and target != seat
+
+
 def choose(self, seen):
     if cards_in(seen.view, zone) > 0:
         held = sum(1 for face in seen.view["zones"]["hand"][seen.seat] if str(face).endswith(faces))
         if keep == "all" or held <= int(keep):
             kept = tuple(a for a in seen.legal if a[0] is None or a[0].name not in plays
-                         or (aimed and not 0 <= a[2] != seen.seat))
+                         or (aimed and not aims_at_another(a, seen.seat)))
             if kept and len(kept) < len(seen.legal):
                 seen = dataclasses.replace(seen, legal=kept)
     return original(self, seen)
