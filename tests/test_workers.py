@@ -144,6 +144,11 @@ def test_a_worker_that_dies_stops_the_run_with_a_clear_error_rather_than_a_wait_
         list(matches(compile_ruleset(klats.model, 3), 40, 1, workers=2, play=_dies_in_a_worker))
 
 
+def _some_written(folder) -> bool:
+    """Whether the log being written in `folder`, under its temporary name, holds anything yet."""
+    return any(part.stat().st_size for part in folder.glob(".*.part"))
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the workers through /proc")
 def test_a_worker_killed_ends_selfplay_with_its_message_and_the_log_of_the_matches_finished(tmp_path):
     log = tmp_path / "run.jsonl"
@@ -152,7 +157,9 @@ def test_a_worker_killed_ends_selfplay_with_its_message_and_the_log_of_the_match
         while not (workers := _descendants(proc.pid)) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert workers, "the worker never started"
-        time.sleep(1)
+        while not _some_written(tmp_path) and time.monotonic() < deadline:  # a match's log is in the file
+            time.sleep(0.1)  # being written, so the kill comes after a match finished, on a slow machine too
+        assert _some_written(tmp_path), "no match finished"
         os.kill(workers[0], signal.SIGKILL)
         _, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 1, stderr
