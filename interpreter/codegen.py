@@ -713,6 +713,8 @@ class _Generator:
         """`M<play>`, the faces that the mate's card-only conditions keep, written once at the
         module's top; None when no condition reads the mate alone."""
         assert play.model.mate is not None  # asked of plays with a mate
+        if play.index in self.mate_sets:  # the turn's step and the window may both make the play
+            return f"M{play.index}"
         where, name = play.model.mate.where, play.model.mate.name
         if where is None:
             return None

@@ -196,6 +196,15 @@ def test_shipped_sources_hold_only_our_names(name, selection, model):
     assert {n for n in names_in(source) if n not in FIXED and not OUR_NAMES.fullmatch(n)} == set()
 
 
+@pytest.mark.parametrize("name, selection, model", SELECTIONS, ids=[f"{n}{s}" for n, s, _ in SELECTIONS])
+def test_each_name_at_a_modules_top_is_written_once(name, selection, model):
+    """A play made both in the turn and in the window asks for its mate's faces twice: once is
+    written (ARNE's chameleon had its `M` set written, and worked out, twice)."""
+    source = codegen.generated(compile_ruleset(model, model.counts[0])).source
+    assigned = [line.split(" = ", 1)[0] for line in source.splitlines() if re.match(r"[A-Z]\w* = ", line)]
+    assert len(assigned) == len(set(assigned)), sorted(n for n in assigned if assigned.count(n) > 1)
+
+
 def test_a_module_is_written_once_per_model_and_run_once_per_compiled(klats):
     one, two = compile_ruleset(klats.model, 3), compile_ruleset(klats.model, 3)
     assert codegen.generated(one) is codegen.generated(one)
