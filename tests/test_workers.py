@@ -11,7 +11,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict
+from typing import TypeVar
 
 import pytest
 
@@ -23,6 +25,8 @@ from cardrules.interpreter.selfplay import Table, matches, play_match, run, seed
 from cardrules.interpreter.workers import Pool, WorkerLost
 
 from .conftest import REPO, RULESETS, STUCK, cli, running, within
+
+T = TypeVar("T")
 
 KLATS = str(RULESETS / "klats.rules")
 TIMING = {"wall_seconds", "games_per_second"}
@@ -144,6 +148,14 @@ def test_a_worker_that_dies_stops_the_run_with_a_clear_error_rather_than_a_wait_
         list(matches(compile_ruleset(klats.model, 3), 40, 1, workers=2, play=_dies_in_a_worker))
 
 
+def _waited(value: Callable[[], T], done: Callable[[T], bool], seconds: float) -> T:
+    """`value()` once `done` holds of it, or as it stands after `seconds`: polled every 0.1 s."""
+    deadline = time.monotonic() + seconds
+    while not done(found := value()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return found
+
+
 def _some_written(folder) -> bool:
     """Whether the log being written in `folder`, under its temporary name, holds anything yet."""
     return any(part.stat().st_size for part in folder.glob(".*.part"))
@@ -153,13 +165,10 @@ def _some_written(folder) -> bool:
 def test_a_worker_killed_ends_selfplay_with_its_message_and_the_log_of_the_matches_finished(tmp_path):
     log = tmp_path / "run.jsonl"
     with running("selfplay", KLATS, "-p", "3", "-g", "1000000", "-w", "2", "--log", log, "--json") as proc:
-        deadline = time.monotonic() + 60
-        while not (workers := _descendants(proc.pid)) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        workers = _waited(lambda: _descendants(proc.pid), bool, 60)
         assert workers, "the worker never started"
-        while not _some_written(tmp_path) and time.monotonic() < deadline:  # a match's log is in the file
-            time.sleep(0.1)  # being written, so the kill comes after a match finished, on a slow machine too
-        assert _some_written(tmp_path), "no match finished"
+        # a match's log is in the file being written: the kill comes after a match finished, on a slow machine too
+        assert _waited(lambda: _some_written(tmp_path), bool, 60), "no match finished"
         os.kill(workers[0], signal.SIGKILL)
         _, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 1, stderr
@@ -173,17 +182,12 @@ def test_a_worker_killed_ends_selfplay_with_its_message_and_the_log_of_the_match
 def test_a_selfplay_killed_leaves_no_worker_playing_on():
     """The workers read the end of their pipes once the parent is gone, and exit."""
     with running("selfplay", KLATS, "-p", "3", "-g", "1000000", "-w", "3", "--json") as proc:
-        deadline = time.monotonic() + 60
-        while len(workers := _descendants(proc.pid)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
+        workers = _waited(lambda: _descendants(proc.pid), lambda found: len(found) >= 2, 60)
         assert len(workers) >= 2, "the workers never started"
         time.sleep(0.5)
         os.kill(proc.pid, signal.SIGKILL)  # no `finally` runs: the workers are left to find out
         proc.wait()
-        deadline = time.monotonic() + 30
-        while [pid for pid in workers if _alive(pid)] and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert [pid for pid in workers if _alive(pid)] == []
+        assert _waited(lambda: [pid for pid in workers if _alive(pid)], lambda alive: not alive, 30) == []
 
 
 def _bytes(count: int) -> bytes:
@@ -267,19 +271,14 @@ def test_workers_must_be_at_least_one():
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the workers through /proc")
 def test_ctrl_c_stops_the_run_and_its_workers():
     with running("selfplay", KLATS, "-p", "3", "-g", "1000000", "-w", "3", "--json") as proc:
-        deadline = time.monotonic() + 60
-        while len(workers := _descendants(proc.pid)) < 2 and time.monotonic() < deadline:  # -w 3: the parent, two
-            time.sleep(0.1)
+        workers = _waited(lambda: _descendants(proc.pid), lambda found: len(found) >= 2, 60)  # -w 3: the parent, two
         assert len(workers) >= 2, "the workers never started"
         time.sleep(0.5)
         os.kill(proc.pid, signal.SIGINT)  # as Ctrl-C at a terminal would, though the workers get none here
         _, stderr = proc.communicate(timeout=30)
         assert proc.returncode == 130, stderr
         assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
-        deadline = time.monotonic() + 10
-        while [pid for pid in workers if _alive(pid)] and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert [pid for pid in workers if _alive(pid)] == []
+        assert _waited(lambda: [pid for pid in workers if _alive(pid)], lambda alive: not alive, 10) == []
 
 
 def _descendants(pid: int) -> list[int]:
