@@ -6,10 +6,12 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from typer.testing import CliRunner
@@ -91,6 +93,18 @@ def _command(args: tuple[str, ...]) -> list[str]:
 
 def _environment() -> dict[str, str]:
     return {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
+
+
+T = TypeVar("T")
+
+
+def waited(value: Callable[[], T], done: Callable[[T], bool], seconds: float, every: float = 0.1) -> T:
+    """`value()` once `done` holds of it, or as it stands after `seconds`: polled every `every`
+    seconds, for what another process does in its own time (a worker started, a log written)."""
+    deadline = time.monotonic() + seconds
+    while not done(found := value()) and time.monotonic() < deadline:
+        time.sleep(every)
+    return found
 
 
 @contextmanager

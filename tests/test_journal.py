@@ -8,13 +8,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 from cardrules.interpreter import gamelog, outputs
 
-from .conftest import REPO, cli
+from .conftest import REPO, cli, waited
 
 PLAY = ["play", "klats", "--seats", "human,random", "--seed", "5"]
 
@@ -27,13 +26,11 @@ def spawn(*args: str) -> subprocess.Popen:
 
 def wait_for_lines(path, count: int, timeout: float = 60) -> list[str]:
     """The journal's lines once it has at least `count` of them."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        lines = path.read_text().splitlines() if path.exists() else []
-        if len(lines) >= count:
-            return lines
-        time.sleep(0.05)
-    raise AssertionError(f"{path} did not reach {count} lines")
+    lines = waited(lambda: path.read_text().splitlines() if path.exists() else [],
+                   lambda found: len(found) >= count, timeout, every=0.05)
+    if len(lines) < count:
+        raise AssertionError(f"{path} did not reach {count} lines")
+    return lines
 
 
 def moves_of(path) -> tuple[str, ...]:

@@ -11,9 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import asdict
-from typing import TypeVar
 
 import pytest
 
@@ -24,9 +22,7 @@ from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.selfplay import Table, matches, play_match, run, seeds
 from cardrules.interpreter.workers import Pool, WorkerLost
 
-from .conftest import REPO, RULESETS, STUCK, cli, running, within
-
-T = TypeVar("T")
+from .conftest import REPO, RULESETS, STUCK, cli, running, waited, within
 
 KLATS = str(RULESETS / "klats.rules")
 TIMING = {"wall_seconds", "games_per_second"}
@@ -148,14 +144,6 @@ def test_a_worker_that_dies_stops_the_run_with_a_clear_error_rather_than_a_wait_
         list(matches(compile_ruleset(klats.model, 3), 40, 1, workers=2, play=_dies_in_a_worker))
 
 
-def _waited(value: Callable[[], T], done: Callable[[T], bool], seconds: float) -> T:
-    """`value()` once `done` holds of it, or as it stands after `seconds`: polled every 0.1 s."""
-    deadline = time.monotonic() + seconds
-    while not done(found := value()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return found
-
-
 def _some_written(folder) -> bool:
     """Whether the log being written in `folder`, under its temporary name, holds anything yet."""
     return any(part.stat().st_size for part in folder.glob(".*.part"))
@@ -165,10 +153,10 @@ def _some_written(folder) -> bool:
 def test_a_worker_killed_ends_selfplay_with_its_message_and_the_log_of_the_matches_finished(tmp_path):
     log = tmp_path / "run.jsonl"
     with running("selfplay", KLATS, "-p", "3", "-g", "1000000", "-w", "2", "--log", log, "--json") as proc:
-        workers = _waited(lambda: _descendants(proc.pid), bool, 60)
+        workers = waited(lambda: _descendants(proc.pid), bool, 60)
         assert workers, "the worker never started"
         # a match's log is in the file being written: the kill comes after a match finished, on a slow machine too
-        assert _waited(lambda: _some_written(tmp_path), bool, 60), "no match finished"
+        assert waited(lambda: _some_written(tmp_path), bool, 60), "no match finished"
         os.kill(workers[0], signal.SIGKILL)
         _, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 1, stderr
@@ -182,12 +170,12 @@ def test_a_worker_killed_ends_selfplay_with_its_message_and_the_log_of_the_match
 def test_a_selfplay_killed_leaves_no_worker_playing_on():
     """The workers read the end of their pipes once the parent is gone, and exit."""
     with running("selfplay", KLATS, "-p", "3", "-g", "1000000", "-w", "3", "--json") as proc:
-        workers = _waited(lambda: _descendants(proc.pid), lambda found: len(found) >= 2, 60)
+        workers = waited(lambda: _descendants(proc.pid), lambda found: len(found) >= 2, 60)
         assert len(workers) >= 2, "the workers never started"
         time.sleep(0.5)
         os.kill(proc.pid, signal.SIGKILL)  # no `finally` runs: the workers are left to find out
         proc.wait()
-        assert _waited(lambda: [pid for pid in workers if _alive(pid)], lambda alive: not alive, 30) == []
+        assert waited(lambda: [pid for pid in workers if _alive(pid)], lambda alive: not alive, 30) == []
 
 
 def _bytes(count: int) -> bytes:
@@ -271,14 +259,14 @@ def test_workers_must_be_at_least_one():
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the workers through /proc")
 def test_ctrl_c_stops_the_run_and_its_workers():
     with running("selfplay", KLATS, "-p", "3", "-g", "1000000", "-w", "3", "--json") as proc:
-        workers = _waited(lambda: _descendants(proc.pid), lambda found: len(found) >= 2, 60)  # -w 3: the parent, two
+        workers = waited(lambda: _descendants(proc.pid), lambda found: len(found) >= 2, 60)  # -w 3: the parent, two
         assert len(workers) >= 2, "the workers never started"
         time.sleep(0.5)
         os.kill(proc.pid, signal.SIGINT)  # as Ctrl-C at a terminal would, though the workers get none here
         _, stderr = proc.communicate(timeout=30)
         assert proc.returncode == 130, stderr
         assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
-        assert _waited(lambda: [pid for pid in workers if _alive(pid)], lambda alive: not alive, 10) == []
+        assert waited(lambda: [pid for pid in workers if _alive(pid)], lambda alive: not alive, 10) == []
 
 
 def _descendants(pid: int) -> list[int]:
