@@ -59,12 +59,13 @@ def stands_ahead(self, seen) -> bool:
 
 
 def choose(self, seen):
-    if cards_in(seen.view, zone) > 0 and (not ahead or stands_ahead(self, seen)):
+    if cards_in(seen.view, zone) > 0:
         held = sum(1 for face in seen.view["zones"]["hand"][seen.seat] if str(face).endswith(faces))
         if keep == "all" or held <= int(keep):
             kept = tuple(a for a in seen.legal if a[0] is None or a[0].name not in plays
                          or (aimed and not aims_at_another(a, seen.seat)))
-            if kept and len(kept) < len(seen.legal):
+            # whether the seat stands ahead is read last: it samples a world, and most decisions offer no barred play
+            if kept and len(kept) < len(seen.legal) and (not ahead or stands_ahead(self, seen)):
                 if soft is None:
                     seen = dataclasses.replace(seen, legal=kept)
                 else:
