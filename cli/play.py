@@ -43,7 +43,7 @@ from ..interpreter.redact import as_seen
 from ..interpreter.reserve import kept_back, reserve
 from ..interpreter.rulings import cited
 from ..interpreter.scoring import Scorer
-from ..interpreter.seats import HUMAN, KINDS, SeatError, parse_seat
+from ..interpreter.seats import DEFAULT_BOT, HUMAN, KINDS, SeatError, parse_seat
 from ..interpreter.worlds import Memory
 from .common import (
     Edition,
@@ -684,7 +684,7 @@ def play(
     seats: Annotated[str | None, typer.Option(
         metavar="KIND,...", help="Who plays each seat, comma-separated: human, or a bot: random, greedy, "
                                  "ismcts (ismcts:400 iterations, ismcts:0.5s a decision). Default: human, then "
-                                 "random bots.")] = None,
+                                 "ismcts bots (random is the easy one).")] = None,
     seed: Annotated[int | None, typer.Option(
         metavar="SEED", callback=seed_in_range, help="Seed of the shuffles (0 to 2^63-1); default: a random one, "
                                                           "printed.")] = None,
@@ -707,7 +707,7 @@ def play(
         writable_or_exit(log, "--log", [resolve(spec.path), house or spec.house])
     loaded = load_or_exit(file, edition, variant, house)
     compiled = compile_or_exit(loaded, players if kinds is None else len(kinds), parse_params(param), lang)
-    kinds = kinds or [HUMAN] + ["random"] * (compiled.players - 1)
+    kinds = kinds or [HUMAN] + [DEFAULT_BOT] * (compiled.players - 1)
     use(lang)  # the interface speaks what --lang asks; an edition's language names only the cards
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 HUMAN = "human"
 KINDS = (HUMAN, "random", "greedy", "ismcts")
+# who sits at a seat nobody named: an opponent worth playing (random puts its best cards in your row)
+DEFAULT_BOT = "ismcts"
 GREEDY_SAMPLES = 8  # worlds a greedy decision looks at, by default
 ISMCTS_ITERATIONS = 150  # iterations an ismcts decision runs, by default: under a second here
 MAX_ITERATIONS = 1_000_000

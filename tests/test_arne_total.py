@@ -303,7 +303,8 @@ def test_the_repl_plays_each_selection_to_its_end(edition, variants):
         assert all((s + players // 2) % players in winners for s in winners)
 
 
-HUMAN = ["--edition", "ru", "--variant", "minimum", "--players", "4", "--lang", "ru", "--seed", "2"]
+HUMAN = ["--edition", "ru", "--variant", "minimum", "--seats", "human,random,random,random", "--lang", "ru",
+         "--seed", "2"]
 RUSSIAN_FACE = re.compile(r"(синий|зелёный|красный|жёлтый)(50|100|200|500|1000|х2|-200)\b|"
                           r"\b(хамелеон|вор|крэш|замок|стоп|разворот|плюс1|плюс3|х3|передать|поменяться)\b")
 

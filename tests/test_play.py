@@ -100,6 +100,19 @@ def test_end_of_input_stops_the_game_cleanly(tmp_path):
     assert gamelog.read(tmp_path / "g.json").result is None
 
 
+def test_the_seats_nobody_names_go_to_the_searching_bot(tmp_path):
+    """Without --seats a person plays seat 0 against ismcts bots (random puts its best cards in the
+    person's row): the log records them, and the same seed plays the same match again."""
+    done = cli("play", "klats", "-p", "3", "--seed", "4", "--log", tmp_path / "g.json", input="1\n1\n")
+    assert done.code == 0, done.stderr
+    assert "Klats: 3 players (human, ismcts, ismcts)" in done.stdout
+    assert all(re.search(rf"^seat {seat} \(ismcts\): ", done.stdout, re.M) for seat in (1, 2))
+    assert gamelog.read(tmp_path / "g.json").seats == ("human", "ismcts", "ismcts")
+    again = cli("play", "klats", "-p", "3", "--seed", "4", input="1\n1\n")
+    moves = re.compile(r"^seat \d \(\w+\): .*$", re.M)
+    assert moves.findall(again.stdout) == moves.findall(done.stdout)
+
+
 def test_a_default_seed_is_chosen_and_printed():
     done = cli("play", "klats", "--seats", "random,random")
     assert done.code == 0

@@ -18,6 +18,9 @@ from cardrules.interpreter.scoring import Scorer
 from .conftest import REPO, RULESETS, cli, cli_process
 
 PROMPT = "seat 0> "
+# the REPL's own tests read a random rival's moves, fast and as they were before ismcts was the default
+KLATS_AGAINST_RANDOM = ("klats", "--seats", "human,random")
+ARNE_92_AGAINST_RANDOM = ("arne_92", "--seats", "human,random,random", "--seed", "3")
 
 
 def prompts(stdout: str) -> list[str]:
@@ -96,7 +99,7 @@ def _write(text: str) -> str:
 
 
 def test_the_table_shows_the_score_so_far_and_score_agrees_with_it():
-    done = cli("play", "arne_92", "-p", "3", "--seed", "3", input="1\nscore\nquit\n")
+    done = cli("play", *ARNE_92_AGAINST_RANDOM, input="1\nscore\nquit\n")
     assert done.code == 0, done.stderr
     assert re.search(r"^seat +total +now +hand", done.stdout, re.M)
     # after the pair is laid, the prompt's title gives the scores so far; `score` breaks each down
@@ -110,7 +113,7 @@ def test_the_table_shows_the_score_so_far_and_score_agrees_with_it():
 
 
 def test_each_move_is_told_with_the_faces_this_seat_may_see():
-    done = cli("play", "klats", "--seed", "3", input="1\nquit\n")
+    done = cli("play", *KLATS_AGAINST_RANDOM, "--seed", "3", input="1\nquit\n")
     said = done.stdout.splitlines()
     mine = said.index("seat 0 (human): put orange1 @0")
     assert said[mine + 1] == "    orange1: your hand → your row (pile 0)"
@@ -161,7 +164,7 @@ def test_card_shows_the_text_of_the_rulings_it_cites():
 
 
 def test_the_table_is_shown_whole_once_then_what_changed():
-    done = cli("play", "klats", "--seed", "3", input="1\n1\nview\nquit\n")
+    done = cli("play", *KLATS_AGAINST_RANDOM, "--seed", "3", input="1\n1\nview\nquit\n")
     first, second, third, fourth = prompts(done.stdout)[:4]
     assert re.search(r"^seat +total +now", first, re.M)
     assert not re.search(r"^seat +total", second, re.M)  # the second prompt: only what changed
@@ -171,15 +174,15 @@ def test_the_table_is_shown_whole_once_then_what_changed():
 
 
 def test_auto_pass_lets_windows_go_unless_a_named_card_could_be_played():
-    done = cli("play", "arne_92", "-p", "3", "--seed", "3", input="auto-pass on\n1\nquit\n")
+    done = cli("play", *ARNE_92_AGAINST_RANDOM, input="auto-pass on\n1\nquit\n")
     assert "seat 0 (human): pass (auto-pass)" in done.stdout
     asked = prompts(done.stdout)[1:]
     assert asked and all("may respond or pass (you)" not in text for text in asked)  # no window asks any more
-    done = cli("play", "arne_92", "-p", "3", "--seed", "3", input="auto-pass on except zap\n" + "4\n" * 6 + "quit\n")
+    done = cli("play", *ARNE_92_AGAINST_RANDOM, input="auto-pass on except zap\n" + "4\n" * 6 + "quit\n")
     windows = [text for text in prompts(done.stdout)[1:] if "may respond or pass (you)" in text]
     assert windows and all(re.search(r"^zap zap ", text, re.M) for text in windows)
     assert "(auto-pass)" in done.stdout
-    done = cli("play", "arne_92", "-p", "3", "--seed", "3", input="auto-pass on except zapp\nquit\n")
+    done = cli("play", *ARNE_92_AGAINST_RANDOM, input="auto-pass on except zapp\nquit\n")
     assert "no card or kind of card is called 'zapp' (did you mean zap?)" in done.stderr
 
 
@@ -230,13 +233,13 @@ def test_list_names_the_rulesets_and_the_examples():
 
 
 def test_play_again_starts_a_new_match():
-    first = cli("play", "klats", "--seed", "4", "--param", "target_total=1", input="1\n" * 300)
+    first = cli("play", *KLATS_AGAINST_RANDOM, "--seed", "4", "--param", "target_total=1", input="1\n" * 300)
     assert first.stdout.count("play it again:") == 1 and "play again? [y/N] 1" in first.stdout  # not a yes
     moves = "1\n" * first.stdout.count("seat 0 (human): ")
-    done = cli("play", "klats", "--seed", "4", "--param", "target_total=1", input=moves + "y\n" + "quit\n")
+    done = cli("play", *KLATS_AGAINST_RANDOM, "--seed", "4", "--param", "target_total=1", input=moves + "y\nquit\n")
     assert " ".join(done.stdout.split()).count("play it again: cardrules play klats") == 2
     assert "play again? [y/N] y" in done.stdout
-    done = cli("play", "klats", "--seed", "4", "--param", "target_total=1", input=moves)
+    done = cli("play", *KLATS_AGAINST_RANDOM, "--seed", "4", "--param", "target_total=1", input=moves)
     assert done.code == 0 and done.stdout.count("play it again:") == 1  # the end of input answers no
 
 
