@@ -7,7 +7,7 @@ ahead sees a window play's gain now and nothing of what the card would gain held
 such cards as soon as they gain and meets the final round with an empty hand. The reserve is read
 from the ruleset alone: the window's plays that a final turn repeats. Where a final turn makes
 one play (`may play one of`), nothing is kept: keeping one card for it was measured and won
-nothing overall (docs/bots.md, "The reserve").
+nothing overall (docs/bots-research.md, "The reserve (session 30)").
 """
 from __future__ import annotations
 

@@ -620,7 +620,7 @@ def test_a_line_is_scored_after_its_plays_however_many_passes_come_between(monke
 
 @pytest.mark.parametrize(("players", "plays"), [(2, 3 * 2), (4, 8)])
 def test_a_lines_horizon_is_3_plays_a_seat_and_8_plays_at_most(monkeypatch, players, plays):
-    """3 plays a seat beat 2 against greedy (docs/bots.md, "Longer lines"); with four seats
+    """3 plays a seat beat 2 against greedy (docs/bots-research.md, "Longer lines"); with four seats
     that would be 12 plays, half as much again as 8 for a seat already far above its target."""
     c = compiled("arne_total@en", players)
     game, table = next(iter(positions(c, seed=21, watched=0, every=5, limit=200)))
