@@ -10,21 +10,18 @@ A rule "f" stops once the most visited of the moves still open leads the next by
 times the iterations left: f=1 is the product's rule (`ismcts._settled`), which never changes a
 choice; a smaller f stops sooner and may. Where many choices change between one budget and
 twice it while the win rate barely moves (docs/bots-research.md), the moves the search hesitates
-between are worth about the same to it. The ismcts seat plays the whole budget's choices, so the
-matches are those of `ismcts:BUDGET`.
+between are worth about the same to it. The ismcts seat plays the whole budget's choices on the
+deals of `bots_strength.py --seed S --ismcts ismcts:BUDGET`'s cell "ismcts vs RIVAL", played by
+its own match loop: the matches are that run's.
 """
 from __future__ import annotations
 
 import argparse
-import random
 from dataclasses import dataclass
 
+import bots_strength
+
 from cardrules.interpreter import ismcts
-from cardrules.interpreter.bots import Table, make_bot
-from cardrules.interpreter.compile import compile_ruleset
-from cardrules.interpreter.engine import new_game
-from cardrules.interpreter.load import load, split_selection
-from cardrules.interpreter.seats import parse_seat
 
 RULES = (1.0, 0.75, 0.5, 0.33, 0.25)
 
@@ -62,15 +59,9 @@ def traced_matches(spec: str, rival: str, budget: int, matches: int, seed: int) 
         return edges
 
     ismcts._settled, ismcts.search = settled, traced
-    s = split_selection(spec)
-    compiled = compile_ruleset(load(s.path, s.edition, s.variants).model, 2)
     for i in range(matches):
-        seeds = random.Random(f"root_settling:{seed}:{i}")
-        game = new_game(compiled, seeds.getrandbits(64))
-        kinds = (f"ismcts:{budget}", rival) if i % 2 == 0 else (rival, f"ismcts:{budget}")
-        table = Table(game, [make_bot(parse_seat(k), random.Random(seeds.getrandbits(64))) for k in kinds])
-        while not game.over:
-            table.play(table.choose())
+        seats = (f"ismcts:{budget}", rival) if i % 2 == 0 else (rival, f"ismcts:{budget}")
+        bots_strength._play(spec, seats, i % 2, seed, f"ismcts vs {rival}", i)
     return traces
 
 
