@@ -14,7 +14,19 @@ import typer
 from ..interpreter.errors import EXIT_USAGE
 from ..interpreter.load import split_selection
 from ..interpreter.seats import HUMAN
-from .common import Edition, House, Variants, compile_or_exit, err, fail, load_or_exit, out, parse_params, seats_or_exit
+from .common import (
+    Edition,
+    House,
+    Variants,
+    compile_or_exit,
+    err,
+    fail,
+    load_or_exit,
+    out,
+    parse_params,
+    seats_or_exit,
+    seed_in_range,
+)
 from .i18n import _
 
 if TYPE_CHECKING:  # the server needs the `serve` extra, so `serve` imports it only when run
@@ -34,6 +46,10 @@ def serve(
     host: Annotated[str, typer.Option(metavar="HOST", help="The address to listen on; 127.0.0.1 is this machine "
                                                            "only, 0.0.0.0 every network it is on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(metavar="P", min=0, max=65535, help="The port; 0 picks a free one.")] = 8000,
+    seed: Annotated[int | None, typer.Option(
+        metavar="SEED", callback=seed_in_range, help="Seed of the table's shuffles and bots (0 to 2^63-1), for a deal "
+                                                          "to play again; default: a random one. Needs SPEC.",
+        show_default=False)] = None,
     data: Annotated[Path | None, typer.Option(
         metavar="DIR", help="Where the tables are kept (a journal each); default: cardrules/tables in the user's "
                             "data folder.", show_default=False)] = None,
@@ -67,10 +83,11 @@ def serve(
         compiled = compile_or_exit(loaded, len(named) if named else None, parse_params(param))
         kinds = named or [HUMAN] * compiled.players
         selection = split_selection(spec).path + loaded.model.selection
-    elif seats is not None:
-        raise fail("--seats names the seats of a table: give its ruleset too", "e.g. cardrules serve RULESET "
-                   "--seats human,human,ismcts (`cardrules list` names them); without a ruleset the lobby page sets "
-                   "the seats", EXIT_USAGE)
+    elif seats is not None or seed is not None:
+        what, example = ("--seats names the seats", "--seats human,human,ismcts") if seats is not None else (
+            "--seed deals the cards", "--seed 7")
+        raise fail(f"{what} of a table: give its ruleset too", f"e.g. cardrules serve RULESET {example} (`cardrules "
+                   "list` names them); without a ruleset the lobby page sets up the tables", EXIT_USAGE)
     listener = _listen(host, port)
     base = f"http://{_shown(host)}:{listener.getsockname()[1]}"
     for table_id, why in tables.reopen():
@@ -84,7 +101,7 @@ def serve(
         _links(old, base)
     if spec is not None:
         try:
-            table = tables.create(compiled, selection, kinds)
+            table = tables.create(compiled, selection, kinds, seed)
         except (TableError, OSError) as e:
             raise fail(f"cannot open the table: {e}", getattr(e, "hint", "")) from None
         out.print(_("{title}: {n} players ({kinds}), table {id}").format(title=table.title, n=len(kinds),

@@ -501,9 +501,30 @@ def test_serve_prints_a_link_a_person_and_reopens_its_table_after_a_restart(tmp_
         stop(process)
 
 
+def test_serve_with_a_seed_deals_its_table_alike_each_time(tmp_path):
+    """`--seed`: two servers given the same seed deal the same hands (and a third, another seed,
+    other ones), so a table can be played again and a test knows its deal."""
+    pytest.importorskip("websockets")
+
+    def first_view(seed: str, folder: str) -> dict:
+        process, lines = start("klats", "--seats", "human,human", "--seed", seed, data=tmp_path / folder)
+        try:
+            with connect(links(lines)[0]) as ws:
+                state = json.loads(ws.recv(10))
+        finally:
+            stop(process)
+        journal = next((tmp_path / folder).glob("*.journal"))
+        assert json.loads(journal.read_text().splitlines()[0])["seed"] == int(seed)
+        return state["view"]
+
+    assert first_view("41", "a") == first_view("41", "b") != first_view("42", "c")
+
+
 @pytest.mark.parametrize("args,code,says", [
     (["klats", "--seats", "random,random"], 2, "no seat is a person's"),
     (["--seats", "human,human"], 2, "give its ruleset"),
+    (["--seed", "7"], 2, "give its ruleset"),
+    (["klats", "--seed", "-1"], 2, "a seed is a whole number"),
     (["nosuchgame"], 1, "nosuchgame"),
     (["klats", "--seats", "human,wizard"], 2, "unknown kind"),
 ])
@@ -538,7 +559,8 @@ def test_two_browsers_play_a_match_each_seeing_its_own_hand(tmp_path):
         pytest.skip("no Chromium installed (Debian: apt-get install chromium); .ci/run installs it")
     sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test drives Chromium with playwright")
     screens = Path(os.environ.get("CARDRULES_SCREENS") or tmp_path)
-    process, lines = start("klats", "--seats", "human,human", "--param", "target_total=50", data=tmp_path / "tables")
+    process, lines = start("klats", "--seats", "human,human", "--param", "target_total=50", "--seed", "3",
+                           data=tmp_path / "tables")
     seat_links = links(lines)
     try:
         with within(150), sync_api.sync_playwright() as p:
@@ -565,7 +587,7 @@ def test_two_browsers_play_a_match_each_seeing_its_own_hand(tmp_path):
                     assert seen["last"] == moves
                 if shown[0]["over"]:
                     break
-                if moves == 4:  # the deal is the server's own (a random seed): a match may end after 8 moves
+                if moves == 8:
                     for seat, page in enumerate(pages):
                         assert shown[seat]["own"]
                         page.screenshot(path=str(screens / f"serve_seat{seat}.png"), full_page=True)
@@ -579,7 +601,7 @@ def test_two_browsers_play_a_match_each_seeing_its_own_hand(tmp_path):
                 assert "match over" in page.inner_text("#result") and "no more moves" in page.inner_text("#moves")
                 page.screenshot(path=str(screens / f"serve_seat{seat}_end.png"), full_page=True)
             browser.close()
-        assert moves > 4
+        assert moves > 8, moves  # seed 3's match and these clicks: one screenshot mid-match
     finally:
         stop(process)
 
