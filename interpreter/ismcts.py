@@ -169,6 +169,7 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
         while not st.over and st.round == start_round and plays < horizon and actions_left:
             action, after = _greedy_move(world, rng)
             if after is not None and after.replaces:  # the look played it already
+                after.run_on()
                 world, st = after, after.state
             else:
                 world.play(action)

@@ -60,10 +60,13 @@ def margin_after(game: FastGame, action: Action, seat: int) -> float:
 
 
 def look(game: FastGame, action: Action, seat: int) -> tuple[float, FastGame | None]:
-    """`margin_after`, and the copy it played the move in (`FastGame.trial`), or None where the
-    ruleset cannot go on after it."""
+    """`margin_after`, and the copy it played the move in (`FastGame.trial`, which may stop it
+    right after the move: `FastGame.run_on` before playing on), or None where the ruleset cannot
+    go on after it or the move needed no copy (`FastGame.stands_after`)."""
+    if game.stands_after(action):
+        return margin(game, seat), None
     try:
-        trial = game.trial(action)
+        trial = game.trial(action, scored=True)
     except (EngineError, MoveError):
         return float("-inf"), None
     return margin(trial, seat), trial

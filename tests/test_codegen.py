@@ -15,9 +15,10 @@ from cardrules.interpreter import codegen
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game, new_game
 from cardrules.interpreter.equivalence import compare, compare_playouts
-from cardrules.interpreter.fast import FastGame
+from cardrules.interpreter.fast import FastGame, plan
 from cardrules.interpreter.invariants import Checker
 from cardrules.interpreter.load import load, load_all, load_text
+from cardrules.interpreter.outcome import margin
 from cardrules.interpreter.scenarios import load_file
 from cardrules.interpreter.scenarios import run as run_scenarios
 from cardrules.interpreter.selfplay import run
@@ -299,6 +300,50 @@ def _deals(game: FastGame, action) -> bool:
     copy = game.clone()
     copy.play(action)
     return not copy.over and copy.state.round > game.state.round
+
+
+def test_a_look_scores_its_move_before_the_engine_runs_on_only_where_that_changes_no_standing():
+    """A look stops right after its move only where the steps a match runs by itself cannot change
+    a standing: not where a draw fills the zone the score counts, nor where a new round would
+    stand at something else than 0, nor where the score reads a counter."""
+    def settled(text: str) -> bool:
+        return plan(compile_ruleset(load_text(text, "look.rules").model, 2)).scored_early
+
+    assert settled(QUICK.replace("score s = count(hand of s)", "score s = count(table)"))
+    assert not settled(QUICK)  # each turn draws to the hand the score counts
+    assert not settled(QUICK.replace("score s = count(hand of s)", "score s = 1 + count(table)"))
+    assert not settled(LEDGER)  # its score reads a value of the match
+    for name, edition in (("klats", None), ("arne_92", None), ("arne_total", "en"), ("arne_total", "ru")):
+        assert plan(compile_ruleset(load(str(RULESETS / f"{name}.rules"), edition).model, 2)).scored_early
+
+
+@pytest.mark.parametrize("name, edition", [("klats", None), ("arne_92", None), ("arne_total", "en")])
+def test_a_look_stopped_after_its_move_scores_and_goes_on_as_the_whole_move(name, edition):
+    """The look a search scores (`trial(scored=True)`) stands where the whole move stands for
+    every seat, and `run_on` takes it to the very position the whole move reaches: its moves,
+    window, round and totals, and its random source where the search plays on in it. A pass in a
+    window stands where the position stands: a look needs no copy for it."""
+    c = compile_ruleset(load(str(RULESETS / f"{name}.rules"), edition).model, 2)
+    rng, looks, behind, passes = random.Random(3), 0, 0, 0
+    for seed in range(4):
+        game = FastGame(c, seed)
+        while not game.over:
+            for action in game.actions()[:4]:
+                whole = game.clone()
+                whole.play(action)
+                look = game.clone().trial(action, scored=True)  # a clone: `run_on` draws on its source
+                behind += look._behind
+                assert [margin(look, s) for s in range(2)] == [margin(whole, s) for s in range(2)]
+                if game.stands_after(action):  # a window's pass: the position as it stands
+                    passes += 1
+                    assert [margin(game, s) for s in range(2)] == [margin(whole, s) for s in range(2)]
+                replaces = look.replaces  # else the move drew on the source, put back: a search plays it again
+                look.run_on()
+                assert look.state.__dict__ == whole.state.__dict__ and look.actions() == whole.actions()
+                assert not replaces or look.rng.getstate() == whole.rng.getstate()
+                looks += 1
+            game.play(rng.choice(game.actions()))
+    assert behind == looks > 100 and (passes > 10 or name == "klats")  # Klats has no window
 
 
 def test_the_factory_chooses_the_engine(monkeypatch, klats):
