@@ -9,7 +9,9 @@ the two equal move by move. What it adds:
   generator knows which zones those are); a window where no seat can answer closes at once;
 - an end-round condition is tested again only after a zone it reads has changed;
 - `play_random`, the whole match played by the generated match loop (`codegen`'s `playout`);
-- `clone()`, a copy of the match for search, that shares nothing that changes.
+- `clone()`, a copy of the match for search, that shares nothing that changes;
+- `trial()`, a look one ply ahead, which may stop right after its move where the steps the match
+  then runs by itself change no standing (`Plan.scored_early`).
 
 Every change to a zone goes through `_wrote` (a play's card, its destination, a draw, the zones
 an effect names) or forgets everything (an effect that may change any zone, a new round, a
