@@ -126,6 +126,11 @@ def _deep(x: Any) -> Any:
     return [_deep(y) for y in x] if isinstance(x, list) else x
 
 
+def empty_zones(compiled: Compiled) -> list[Any]:
+    """Every zone with no card in it: a list per zone, a list of lists for a zone per seat."""
+    return [[[] for _ in range(compiled.players)] if z.per_seat else [] for z in compiled.model.zones]
+
+
 def move_of(compiled: Compiled, action: Action) -> Move:
     """The readable form of an action: the same in every match of `compiled`."""
     play, face, seat, pile = action
@@ -176,7 +181,7 @@ class Game:
         self.seed = seed
         self.rng = random.Random(seed)
         self.env: list[Any] = [None] * ENV_SIZE
-        self.state = State(self._empty_zones(), [0] * self.n, values=[None] * len(compiled.values),
+        self.state = State(empty_zones(self.c), [0] * self.n, values=[None] * len(compiled.values),
                            played=[-1] * (compiled.deck_size + 1))
         self.env[STATE], self.env[RNG] = self.state, self.rng
         self.env[ZONES], self.env[ROUND], self.env[TOTALS] = self.state.zones, 0, self.state.totals
@@ -763,12 +768,9 @@ class Game:
                 env[SELF] = seat
                 zones[move.dest].extend(self._take(source if seat is None else source[seat], move.count, move.where))
 
-    def _empty_zones(self) -> list[Any]:
-        return [[[] for _ in range(self.n)] if z.per_seat else [] for z in self.c.model.zones]
-
     def _start_round(self) -> None:
         st, env = self.state, self.env
-        st.zones = self._empty_zones()
+        st.zones = empty_zones(self.c)
         env[ZONES], env[ROUND], env[TOTALS] = st.zones, st.round, st.totals
         st.active = self.c.starter(env) % self.n
         st.step, st.round_plays, st.idle_turns, st.passed = 0, 0, 0, False
@@ -847,7 +849,7 @@ class Game:
             return [take(f) for f in content]
 
         st = self.state
-        st.zones = self._empty_zones()
+        st.zones = empty_zones(self.c)
         by_name = {z.name: (i, z) for i, z in enumerate(self.c.model.zones)}
         for name, content in zones.items():
             if name not in by_name:

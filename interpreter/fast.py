@@ -66,7 +66,7 @@ from .compile import (
     CStep,
     Fn,
 )
-from .engine import PASS, Action, EngineError, Game, State
+from .engine import PASS, Action, EngineError, Game, State, empty_zones
 from .progress import idle_round, idle_state
 
 _ALL = -2  # `_wrote`'s seat for "every seat's part of the zone"
@@ -194,7 +194,7 @@ def _standing_settled(fast: Compiled, reads: codegen.Reads, step_writes: dict[in
         if isinstance(op, CMove) and {op.source, op.dest} & scored or isinstance(op, CShuffle) and op.zone in scored:
             return False
     env: list[Any] = [None] * ENV_SIZE
-    env[ZONES] = [[[] for _ in range(fast.players)] if z.per_seat else [] for z in fast.model.zones]
+    env[ZONES] = empty_zones(fast)
     for seat in range(fast.players):
         env[fast.score_slot] = seat
         try:

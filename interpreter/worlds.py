@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import model as m
 from .compile import ENV_SIZE, FREE, CChoice, Compiled, expressions, first_cards, keeps
-from .engine import State, View
+from .engine import State, View, empty_zones
 from .fast import FastGame
 from .notation import Move
 from .redact import UNSEEN
@@ -324,7 +324,7 @@ class Sampler:
         pool = list(self.pool)
         rng.shuffle(pool)
         next_card = {face: iter(cards) for face, cards in self.cards_of.items()}
-        zones: list[Any] = [[[] for _ in range(self.c.players)] if z.per_seat else [] for z in self.c.model.zones]
+        zones: list[Any] = empty_zones(self.c)
 
         def put(place: Place, content: Content) -> None:
             z, owner = place
