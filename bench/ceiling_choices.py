@@ -82,8 +82,9 @@ def _draw_piles(c: object) -> set[int]:
 
 
 def _phase(bin_: int) -> str:
-    """A decision's place in its round: the final round (-1), or its draw piles' size by eights."""
-    return "final round" if bin_ < 0 else f"pile {max(bin_ * 8, 1)}-{bin_ * 8 + 7}"
+    """A decision's place in its round: the draw piles empty (-1: the last drawer's turn, then the
+    final round), or their size by eights."""
+    return "pile empty" if bin_ < 0 else f"pile {max(bin_ * 8, 1)}-{bin_ * 8 + 7}"
 
 
 def main() -> None:
