@@ -29,7 +29,6 @@ import bots_strength
 
 from cardrules.interpreter import ismcts
 from cardrules.interpreter.bots import make_bot
-from cardrules.interpreter.worlds import Sampler
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,7 @@ def traced_choices(spec: str, rival: str, matches: int, seed: int, order: bool) 
 
     def traced(sampler, seat, legal, rng, iterations=None, seconds=None, barred=()):
         edges = search(sampler, seat, legal, rng, iterations, seconds, barred)
-        if isinstance(sampler, Sampler) and len(legal) > 1 and edges:
+        if len(legal) > 1 and edges:  # every search here is the honest seat's: the rival is no ismcts
             game = bots_ceiling._match[-1]
             n = len(choices)  # their own sources, so that the honest seat's matches go on as without them
             again = search(sampler, seat, legal, random.Random(f"again:{n}"), iterations, seconds, barred)
@@ -90,7 +89,7 @@ def _phase(bin_: int) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("ruleset")
-    ap.add_argument("--rival", default="random")
+    ap.add_argument("--rival", default="random", choices=("random", "greedy"))
     ap.add_argument("--matches", type=int, default=40)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--hands", action="store_true", help="the seeing search knows the hands, not the draws to come")
