@@ -51,7 +51,7 @@ def _name(action: object) -> str:
 def traced_choices(spec: str, rival: str, matches: int, seed: int, order: bool) -> list[Choice]:
     choices: list[Choice] = []
     search = ismcts.search
-    draw_piles: set[int] = set()  # the turn's draw piles, read once from the ruleset: one ruleset a run
+    draw_piles = _draw_piles(bots_strength.compiled(spec, 2))  # the ruleset the matches play, compiled once
     bots_ceiling.ORDER = order  # whether the seeing search's worlds keep the draw pile's order
 
     def traced(sampler, seat, legal, rng, iterations=None, seconds=None, barred=()):
@@ -62,8 +62,6 @@ def traced_choices(spec: str, rival: str, matches: int, seed: int, order: bool) 
             again = search(sampler, seat, legal, random.Random(f"again:{n}"), iterations, seconds, barred)
             seeing = search(bots_ceiling.OpenSampler(game), seat, legal, random.Random(f"seeing:{n}"),
                             iterations, seconds, barred)
-            if not choices:
-                draw_piles.update(_draw_piles(game.c))
             draw = sum(len(game.state.zones[z]) for z in draw_piles)
             choices.append(Choice(draw, game.state.window is not None, _name(edges[0].action),
                                   _name(again[0].action), _name(seeing[0].action)))
