@@ -31,8 +31,11 @@ def cards_in(view: dict, name: str) -> int:
     return shown["count"] if isinstance(shown, dict) else len(shown)
 
 
-def rival_colours(seen) -> set[int]:
-    """The cards the seat may discard that are value cards (or x2) of another seat's colour."""
+def held_cards(seen) -> set[int]:
+    """The cards held back now: those the seat may lay by LAYS, or with @BADGE those it may discard
+    that are value cards (or x2) of another seat's colour."""
+    if not badge:
+        return {a[1] for a in seen.legal if a[0] is not None and a[0].name in lays}
     colour, kind = seen.compiled.attributes["colour"], seen.compiled.attributes["type"]
     rivals = {col for s, shown in enumerate(seen.view["zones"][badge]) if s != seen.seat for col in shown}
     return {a[1] for a in seen.legal if a[0] is not None and a[0].name == discard
@@ -41,7 +44,7 @@ def rival_colours(seen) -> set[int]:
 
 def choose(self, seen):
     if cards_in(seen.view, zone) > keep:
-        held = rival_colours(seen) if badge else {a[1] for a in seen.legal if a[0] is not None and a[0].name in lays}
+        held = held_cards(seen)
         if held:
             kept = tuple(a for a in seen.legal if a[0] is None or not (
                 a[0].name in lays or (a[0].name == discard and a[1] in held)))

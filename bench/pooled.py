@@ -43,7 +43,7 @@ def main() -> None:
     print("| cell | seeds | each seed | matches | pooled (95% CI) |")
     print("|---|---|---|---|---|")
     for (ruleset, cell), seeds in sorted(cells.items()):
-        wins = [w for seed in sorted(seeds) for w in seeds[seed]]
+        wins = [w for ws in seeds.values() for w in ws]
         lo, hi = wilson(sum(wins), len(wins))
         each = ", ".join(f"{seed}: {sum(ws) / len(ws):.1%}" for seed, ws in sorted(seeds.items()))
         print(f"| {ruleset} {cell} | {len(seeds)} | {each} | {len(wins):,} | "
