@@ -61,6 +61,9 @@ LINE_PLAYS = 8  # and at most this many plays in all: with four seats, 3 plays a
 PASSES_PER_PLAY = 5  # and passes, at most this many for each play of the horizon: a line ends however the seats pass
 RESERVE = True  # keep back for the final round the plays it makes at will (`reserve`); False measures without it
 SETTLED_EVERY = 10  # iterations between two looks at whether the root's choice is settled
+QUIET_PROBE = 10  # lines after which a search where most lines ended quiet (no seat's value changed) starts
+# again with lines that play on past their horizon (0: never)
+QUIET_PLAYS = 64  # how far such a quiet line plays on, at random, at most: until a seat's value changes or the round ends
 LINE_CANDIDATES = 5  # a line's move is the best of at most this many of its legal moves, one of each play first:
 # where a card may go to any seat's row (4 players) trying all made a decision 0.4 s, and 5, not 8, pays
 # for the longer lines of `HORIZON`
@@ -105,7 +108,8 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
     open_keys = [k for k in by_key if k not in barred]
     n = sampler.c.players
     horizon = min(HORIZON * n, LINE_PLAYS)
-    done = 0
+    done = lines = quiet = 0
+    play_on = False
     while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
         if iterations is not None and done % SETTLED_EVERY == 0 and _settled(root, open_keys, iterations - done):
             break
@@ -113,7 +117,10 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
         world = sampler.sample(rng)
         if world.to_move != seat:  # a world whose flow went otherwise: it cannot answer this decision
             continue
-        _iterate(world, root, by_key, rng, horizon, scale, rivals)
+        lines += 1
+        quiet += _iterate(world, root, by_key, rng, horizon, scale, rivals, play_on)
+        if lines == QUIET_PROBE and 2 * quiet > lines:  # the horizon is too short here: start again, playing on
+            root, scale, play_on = Node(), [0.0, 0], True
     edges = [Edge(by_key[k], child.visits, child.wins / child.visits if child.visits else 0.0)
              for k, child in root.children.items() if k in by_key]
     edges.sort(key=lambda e: (-e.visits, -e.win_rate))
@@ -129,10 +136,13 @@ def _settled(root: Node, keys: list[Key], left: int) -> bool:
 
 
 def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.Random, horizon: int,
-             scale: list[float], rivals: tuple[tuple[int, ...], ...]) -> None:
+             scale: list[float], rivals: tuple[tuple[int, ...], ...], play_on: bool) -> bool:
+    """One iteration; whether its line came to its horizon quiet, no seat's value changed
+    (`play_on`: then played on, `_played_on`)."""
     st = world.state
     start_round = st.round
-    before = _margins(round_values(world, start_round), rivals)
+    start = round_values(world, start_round)
+    before = _margins(start, rivals)
     node = root
     path: list[tuple[Node, int]] = []  # the nodes of the line, each with the seat that moved into it
     plays, actions_left = 0, horizon * (1 + PASSES_PER_PLAY)
@@ -177,12 +187,36 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
     except (EngineError, MoveError):  # a line the ruleset cannot go on with: scored where it stands
         pass
     values = round_values(world, start_round)
+    quiet = values == start
+    if quiet and play_on:
+        values = _played_on(world, rng, start_round, start)
     rewards, top = _rewards(values, scale, rivals, before), max(values)
     winners = sum(1 for v in values if v == top)
     for node, mover in path:
         node.visits += 1
         node.reward += rewards[mover]
         node.wins += (values[mover] == top) / winners
+    return quiet
+
+
+def _played_on(world: FastGame, rng: random.Random, start_round: int, start: list[float]) -> list[float]:
+    """The values a quiet line comes to when played on at random: until a seat's value differs
+    from `start`, the round ends, or `QUIET_PLAYS` plays. Where a score counts only past a
+    threshold (a side's seventh trick, an empty hand), the lines of a short horizon end where
+    they began, and a search that learns nothing chooses at random. Random moves, not greedy
+    ones: one ply sees no change there either, and a random move costs a fifth of a greedy one."""
+    st = world.state
+    plays, actions_left = 0, QUIET_PLAYS * (1 + PASSES_PER_PLAY)
+    values = start
+    try:
+        while not st.over and st.round == start_round and plays < QUIET_PLAYS and actions_left and values == start:
+            action = rng.choice(world.actions())
+            world.play(action)
+            plays, actions_left = plays + (action[0] is not None), actions_left - 1
+            values = round_values(world, start_round)
+    except (EngineError, MoveError):  # scored where it stands, as a line's end
+        values = round_values(world, start_round)
+    return values
 
 
 def _greedy_move(world: FastGame, rng: random.Random) -> tuple[Action, FastGame | None]:

@@ -611,7 +611,7 @@ def test_a_line_is_scored_after_its_plays_however_many_passes_come_between(monke
         if world.to_move != 0:
             continue
         plays = world.state.plays
-        _iterate(world, root, legal, rng, horizon, scale, rivals)
+        _iterate(world, root, legal, rng, horizon, scale, rivals, False)
         end = scored[-1].state
         assert end.plays - plays == horizon or end.round > game.state.round or end.over
         lines += 1
@@ -627,8 +627,9 @@ def test_a_lines_horizon_is_3_plays_a_seat_and_8_plays_at_most(monkeypatch, play
     seen = seat_view(game, table, 0)
     horizons = set()
 
-    def iterate(world, root, legal, rng, horizon, scale, rivals):
+    def iterate(world, root, legal, rng, horizon, scale, rivals, play_on):
         horizons.add(horizon)
+        return False
 
     monkeypatch.setattr(ismcts, "_iterate", iterate)
     search(Memory().sampler(seen), 0, seen.actions(), random.Random(1), iterations=20)
