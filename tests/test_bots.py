@@ -636,6 +636,56 @@ def test_a_lines_horizon_is_3_plays_a_seat_and_8_plays_at_most(monkeypatch, play
     assert horizons == {plays}
 
 
+def test_a_search_whose_lines_end_quiet_plays_them_on_and_learns(monkeypatch):
+    """Whist scores a side only past its sixth trick, so at a deal's first lead every line of the
+    horizon ends where it began: without playing on, each move's lines come out alike and the
+    choice is at random; played on, the moves' lines differ. In ARNE Total a value changes
+    within the horizon, so its searches mostly run as before, lines scored at the horizon."""
+    c = compiled("whist")
+    game, table = next(iter(positions(c, seed=3, watched=0, every=2, limit=4)))
+    seen = seat_view(game, table, 0)
+
+    def win_rates():
+        edges = search(Memory().sampler(seen), 0, seen.actions(), random.Random(4), iterations=120)
+        return {round(e.win_rate, 9) for e in edges if e.visits}
+
+    played_on = win_rates()
+    with monkeypatch.context() as m:
+        m.setattr(ismcts, "QUIET_PROBE", 0)
+        assert len(win_rates()) == 1
+    assert len(played_on) > 1
+
+    playing_on = []  # for each line, whether its search played quiet lines on
+    iterate = ismcts._iterate
+
+    def counting(*args):
+        playing_on.append(args[-1])
+        return iterate(*args)
+
+    monkeypatch.setattr(ismcts, "_iterate", counting)
+    arne = compiled("arne_total@en")
+    for game, table in positions(arne, seed=21, watched=0, every=4, limit=200):
+        seen = seat_view(game, table, 0)
+        search(Memory().sampler(seen), 0, seen.actions(), random.Random(5), iterations=30)
+    assert playing_on and sum(playing_on) < len(playing_on) / 4
+
+
+def test_a_quiet_line_plays_on_until_a_value_changes_or_the_round_ends():
+    """Where nothing scores within the horizon, a line plays on at random: it stops at the first
+    play that changes a seat's value, or at the round's end, never sooner and never past it."""
+    c = compiled("whist")
+    game, table = next(iter(positions(c, seed=3, watched=0, every=2, limit=4)))
+    seen = seat_view(game, table, 0)
+    sampler, rng = Memory().sampler(seen), random.Random(6)
+    for _ in range(10):
+        world = sampler.sample(rng)
+        st = world.state
+        start_round, start, plays = st.round, round_values(world, st.round), st.plays
+        values = ismcts._played_on(world, rng, start_round, start)
+        assert values == round_values(world, start_round)
+        assert values != start or st.over or st.round > start_round or st.plays - plays == ismcts.QUIET_PLAYS
+
+
 def test_a_search_stops_once_its_choice_is_settled_and_chooses_as_the_whole_budget(monkeypatch):
     """Once no move can overtake the most visited in the iterations left, the rest would change
     nothing that is chosen: the search stops there, and a clear decision costs less."""
