@@ -25,7 +25,7 @@ passes and a line stopped before the seat's own next play; a card that fetches b
 just played against it then showed no worth.
 
 Backed up per seat, for the seat that moved into each node, so three or more seats each pursue
-their own. A seat's reward is half a win (1 shared among the seats that stand best) and half
+their own. A seat's reward is half a win (1 shared among the teams that stand best) and half
 the gain of its margin over the best rival (another team's seat, where the scoring shows teams)
 since the line began, through tanh of that gain over the mean gain size the search has seen.
 The gain, not the margin as it stands: far behind or far ahead, tanh of the margin is flat, and
@@ -63,7 +63,7 @@ RESERVE = True  # keep back for the final round the plays it makes at will (`res
 SETTLED_EVERY = 10  # iterations between two looks at whether the root's choice is settled
 QUIET_PROBE = 10  # lines after which a search where most lines ended quiet (no seat's value changed) starts
 # again with lines that play on past their horizon (0: never)
-QUIET_PLAYS = 64  # how far such a quiet line plays on, at random, at most: until a seat's value changes or the round ends
+QUIET_PLAYS = 64  # how far such a quiet line plays on at random, at most: until a value changes or the round ends
 LINE_CANDIDATES = 5  # a line's move is the best of at most this many of its legal moves, one of each play first:
 # where a card may go to any seat's row (4 players) trying all made a decision 0.4 s, and 5, not 8, pays
 # for the longer lines of `HORIZON`
@@ -190,12 +190,11 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
     quiet = values == start
     if quiet and play_on:
         values = _played_on(world, rng, start_round, start)
-    rewards, top = _rewards(values, scale, rivals, before), max(values)
-    winners = sum(1 for v in values if v == top)
+    rewards, shares = _rewards(values, scale, rivals, before), _win_shares(values, rivals)
     for node, mover in path:
         node.visits += 1
         node.reward += rewards[mover]
-        node.wins += (values[mover] == top) / winners
+        node.wins += shares[mover]
     return quiet
 
 
@@ -261,6 +260,16 @@ def _margins(values: list[float], rivals: tuple[tuple[int, ...], ...]) -> list[f
     return [v - max((values[t] for t in rivals[s]), default=0) for s, v in enumerate(values)]
 
 
+def _win_shares(values: list[float], rivals: tuple[tuple[int, ...], ...]) -> list[float]:
+    """Each seat's share of a win at `values`: 1 shared among the teams that stand best (each
+    seat its own team without teams), each seat of such a team getting its team's share, as a
+    match counts a team's win as each of its seats' win."""
+    top = max(values)
+    best = [s for s, v in enumerate(values) if v == top]
+    teams = sum(1 for i, s in enumerate(best) if all(t in rivals[s] for t in best[:i]))
+    return [(v == top) / teams for v in values]
+
+
 def _rewards(values: list[float], scale: list[float], rivals: tuple[tuple[int, ...], ...],
              before: list[float]) -> list[float]:
     """Each seat's reward in 0..1 (see the module's docstring), for a line that ended at `values`
@@ -268,14 +277,12 @@ def _rewards(values: list[float], scale: list[float], rivals: tuple[tuple[int, .
     their number, added to here: a gain counts through tanh(gain / mean size), so that the gains
     that decide matches weigh, not the outliers. A margin is over the best rival
     (`outcome.seat_rivals`)."""
-    best = max(values)
-    winners = sum(1 for v in values if v == best)
     gains = [m - b for m, b in zip(_margins(values, rivals), before, strict=True)]
     scale[0] += sum(abs(g) for g in gains)
     scale[1] += len(gains)
     size = scale[0] / scale[1] or 1.0
-    return [0.5 * (v == best) / winners + 0.25 * (1 + math.tanh(g / size))
-            for v, g in zip(values, gains, strict=True)]
+    return [0.5 * share + 0.25 * (1 + math.tanh(g / size))
+            for share, g in zip(_win_shares(values, rivals), gains, strict=True)]
 
 
 class IsmctsBot:

@@ -14,7 +14,17 @@ from cardrules.interpreter import invariants, ismcts
 from cardrules.interpreter.bots import GreedyBot, RandomBot, SeatView, Table, make_bot
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.engine import Game
-from cardrules.interpreter.ismcts import LINE_CANDIDATES, IsmctsBot, Node, _candidates, _iterate, _rewards, key, search
+from cardrules.interpreter.ismcts import (
+    LINE_CANDIDATES,
+    IsmctsBot,
+    Node,
+    _candidates,
+    _iterate,
+    _rewards,
+    _win_shares,
+    key,
+    search,
+)
 from cardrules.interpreter.load import load, load_text
 from cardrules.interpreter.notation import Move
 from cardrules.interpreter.outcome import round_values, seat_rivals
@@ -571,6 +581,19 @@ def test_ismcts_rewards_a_line_by_its_gain_not_by_where_it_stands():
     assert far == pytest.approx(near)
     worse = _rewards([1000, 2000], scale, rivals, before=[-1000, 1000])  # the same standing, no gain
     assert worse[0] < near[0] and worse[1] > near[1]
+
+
+def test_a_teams_win_is_a_win_for_each_of_its_seats_in_the_search():
+    """A match counts a team's win as each of its seats' win; so do the search's rewards and its
+    win rates (the hint's figures): a Whist side standing best alone is a whole win for both its
+    seats, not half a win each. Without teams the win is shared among the seats that tie."""
+    partners = ((1, 3), (0, 2), (1, 3), (0, 2))  # each seat's rivals: seats 0+2 and 1+3
+    assert _win_shares([7, 3, 7, 3], partners) == [1, 0, 1, 0]
+    assert _win_shares([3, 3, 3, 3], partners) == [0.5] * 4
+    alone = ((1, 2), (0, 2), (0, 1))
+    assert _win_shares([5, 5, 1], alone) == [0.5, 0.5, 0]
+    scale = [0.0, 0]
+    assert _rewards([7, 3, 7, 3], scale, partners, before=[0, 0, 0, 0])[0] > 0.75  # half a win and a gain
 
 
 def test_a_lines_candidates_hold_one_of_each_play_the_seat_can_make():
