@@ -4,18 +4,12 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from ..interpreter.book import player_counts
 from ..interpreter.diagnostics import RulesError
 from ..interpreter.load import catalogue, load
-from ..interpreter.model import Ruleset
 from ..interpreter.options import SelectionError
 from .common import out
 from .i18n import _
-
-
-def _players(model: Ruleset) -> str:
-    counts = model.counts
-    return f"{counts[0]}–{counts[-1]}" if list(counts) == list(range(counts[0], counts[-1] + 1)) else \
-        ", ".join(map(str, counts))
 
 
 def list_rulesets() -> None:
@@ -41,7 +35,7 @@ def list_rulesets() -> None:
         table.add_row(
             name,
             model.title,
-            _players(model),
+            player_counts(model.counts),
             ", ".join(editions) or "–",
             ", ".join(variants) or "–",
             _("shipped") if path.parent == shipped_folder else _("example"),

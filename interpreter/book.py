@@ -160,7 +160,7 @@ def summary(model: m.Ruleset, lang: str = "en") -> Summary:
     b = _Builder(model, lang if lang in LANGUAGES else "en")
     w, mt = b.words, model.match
     aim = (b.say("aim_highest" if mt.winner == "highest" else "aim_lowest"), b.until(mt.until),
-           b.say("players", counts=_counts(model.counts)))
+           b.say("players", counts=player_counts(model.counts)))
     turn = [b.say("turn_intro")] + [(f"{k}. ",) + b.turn_step(s) for k, s in enumerate(model.turn, 1)]
     window = b.window()
     cards = []
@@ -285,7 +285,7 @@ class _Builder:
         title = dict(model.names).get(self.lang, model.title)
         sections = [self.aim(), self.reading(), self.components(), self.setup(), self.turn(), self.window(),
                     self.cards(), self.plays(), self.end(), self.scoring(), self.options(), self.params()]
-        subtitle = [self.say("players", counts=_counts(model.counts))]
+        subtitle = [self.say("players", counts=player_counts(model.counts))]
         if model.documents:
             subtitle.append(self.say("documents", docs=tuple(
                 x for i, d in enumerate(model.documents) for x in ((", " if i else ""), Strong(d.id), f" {d.title}")
@@ -311,7 +311,7 @@ class _Builder:
                       + self.note(mt.winner_provenance)),
             Paragraph(self.until(mt.until) + self.note(mt.until_provenance)),
             Paragraph(self.say("aim_starter", expr=self.code(mt.starter)) + self.note(mt.starter_provenance)),
-            Paragraph(self.say("players", counts=_counts(self.model.counts))
+            Paragraph(self.say("players", counts=player_counts(self.model.counts))
                       + self.note(self.model.players_provenance)),
             *self.teams(),
         ])
@@ -709,7 +709,8 @@ def _kind_name(kind: m.CardKind, lang: str) -> str:
     return face if "{" not in face and lang in dict(kind.faces) else kind.name
 
 
-def _counts(counts: tuple[int, ...]) -> str:
+def player_counts(counts: tuple[int, ...]) -> str:
+    """The player counts a ruleset takes, as a person reads them: `4`, `2–6`, or `3, 5`."""
     if len(counts) == 1:
         return str(counts[0])
     return (

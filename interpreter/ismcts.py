@@ -9,6 +9,9 @@ bot judges, among at most `LINE_CANDIDATES` of its moves, one of each play first
 the line by the ruleset's own standing (`outcome`) a few plays after the decision: `HORIZON`
 plays per seat, at most `LINE_PLAYS` in all, tree and playout together (passes do not count, up
 to `PASSES_PER_PLAY` for each play), or sooner where the round (or the match) ends.
+Where most of a search's first lines end quiet, no seat's value changed (a score that counts
+only past a threshold: a side's seventh trick, an empty hand), it starts again and plays each
+quiet line on at random until a value changes (`_played_on`).
 
 Why so: random play to the round's end drowns the moves searched in the noise of the moves
 played at random (in a long round, 40% against greedy where the short horizon made 65%), while a

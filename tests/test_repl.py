@@ -228,6 +228,7 @@ def test_list_names_the_rulesets_and_the_examples():
     assert done.code == 0
     rows = {line.split()[0]: line for line in done.stdout.splitlines() if line.strip()}
     assert "ru, en" in rows["arne_total"] and "2–6" in rows["klats"]
+    assert rows["whist"].split()[2] == "4"  # one count alone, as the rulebook writes it: not "4–4"
     assert rows["crazy_eights"].rstrip().endswith("example") and rows["klats"].rstrip().endswith("shipped")
     assert cli("play", "crazy_eights", "--seats", "random,random", "--seed", "1").code == 0
 
