@@ -193,7 +193,8 @@ def _iterate(world: FastGame, root: Node, legal: dict[Key, Action], rng: random.
     quiet = values == start
     if quiet and play_on:
         values = _played_on(world, rng, start_round, start)
-    rewards, shares = _rewards(values, scale, rivals, before), _win_shares(values, rivals)
+    shares = _win_shares(values, rivals)
+    rewards = _rewards(values, shares, scale, rivals, before)
     for node, mover in path:
         node.visits += 1
         node.reward += rewards[mover]
@@ -273,19 +274,19 @@ def _win_shares(values: list[float], rivals: tuple[tuple[int, ...], ...]) -> lis
     return [(v == top) / teams for v in values]
 
 
-def _rewards(values: list[float], scale: list[float], rivals: tuple[tuple[int, ...], ...],
+def _rewards(values: list[float], shares: list[float], scale: list[float], rivals: tuple[tuple[int, ...], ...],
              before: list[float]) -> list[float]:
-    """Each seat's reward in 0..1 (see the module's docstring), for a line that ended at `values`
-    and began with the margins `before`. `scale` holds the sum of the gains' sizes seen so far and
-    their number, added to here: a gain counts through tanh(gain / mean size), so that the gains
-    that decide matches weigh, not the outliers. A margin is over the best rival
-    (`outcome.seat_rivals`)."""
+    """Each seat's reward in 0..1 (see the module's docstring), for a line that ended at `values`,
+    where `shares` are the seats' shares of a win (`_win_shares`), and began with the margins
+    `before`. `scale` holds the sum of the gains' sizes seen so far and their number, added to
+    here: a gain counts through tanh(gain / mean size), so that the gains that decide matches
+    weigh, not the outliers. A margin is over the best rival (`outcome.seat_rivals`)."""
     gains = [m - b for m, b in zip(_margins(values, rivals), before, strict=True)]
     scale[0] += sum(abs(g) for g in gains)
     scale[1] += len(gains)
     size = scale[0] / scale[1] or 1.0
     return [0.5 * share + 0.25 * (1 + math.tanh(g / size))
-            for share, g in zip(_win_shares(values, rivals), gains, strict=True)]
+            for share, g in zip(shares, gains, strict=True)]
 
 
 class IsmctsBot:

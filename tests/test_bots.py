@@ -575,11 +575,11 @@ def test_ismcts_rewards_a_line_by_its_gain_not_by_where_it_stands():
     """Far behind, tanh of the margin is flat and the search chose at random (an x2 thrown away
     3,800 points down): two lines with the same gains reward alike, wherever they began."""
     rivals = ((1,), (0,))
-    scale = [0.0, 0]
-    far = _rewards([1000, 5000], scale, rivals, before=[-6000, 6000])  # margins -4000/4000, gains 2000/-2000
-    near = _rewards([1000, 2000], scale, rivals, before=[-3000, 3000])  # margins -1000/1000, the same gains
+    scale, won = [0.0, 0], [0, 1]  # seat 1 stands best where each line ends
+    far = _rewards([1000, 5000], won, scale, rivals, before=[-6000, 6000])  # margins -4000/4000, gains 2000/-2000
+    near = _rewards([1000, 2000], won, scale, rivals, before=[-3000, 3000])  # margins -1000/1000, the same gains
     assert far == pytest.approx(near)
-    worse = _rewards([1000, 2000], scale, rivals, before=[-1000, 1000])  # the same standing, no gain
+    worse = _rewards([1000, 2000], won, scale, rivals, before=[-1000, 1000])  # the same standing, no gain
     assert worse[0] < near[0] and worse[1] > near[1]
 
 
@@ -593,7 +593,7 @@ def test_a_teams_win_is_a_win_for_each_of_its_seats_in_the_search():
     alone = ((1, 2), (0, 2), (0, 1))
     assert _win_shares([5, 5, 1], alone) == [0.5, 0.5, 0]
     scale = [0.0, 0]
-    assert _rewards([7, 3, 7, 3], scale, partners, before=[0, 0, 0, 0])[0] > 0.75  # half a win and a gain
+    assert _rewards([7, 3, 7, 3], [1, 0, 1, 0], scale, partners, before=[0, 0, 0, 0])[0] > 0.75  # half a win and a gain
 
 
 def test_a_lines_candidates_hold_one_of_each_play_the_seat_can_make():
