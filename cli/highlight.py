@@ -12,6 +12,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from ..grammar.textmate import DECLARING, OPERATOR_WORDS, keywords
+from ..interpreter.expressions import TRUTHS
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 
@@ -34,6 +35,7 @@ class RulesLexer(RegexLexer):
              bygroups(Keyword.Declaration, Whitespace, Name.Class)),  # type: ignore[no-untyped-call]
             (words(OPERATOR_WORDS, suffix=r"\b"), Operator.Word),
             (words([w for w in keywords() if w not in OPERATOR_WORDS], prefix=r"\b", suffix=r"\b"), Keyword),
+            (words(TRUTHS, prefix=r"\b", suffix=r"\b"), Keyword.Constant),
             (r"[0-9]+", Number.Integer),
             (rf"{_NAME}(?=\s*\()", Name.Function),
             (_NAME, Name),

@@ -231,7 +231,7 @@ class Checker:
     def _definition_Define(self, c: s.Define, prov: m.Provenance) -> None:
         if c.name.text in FUNCTIONS:
             self.sink.error(f"'{c.name.text}' is a function of the language", c.name.span, "pick another name")
-        elif self._define("define", c.name):
+        elif all(map(self.types.bindable, c.params)) and self._define("define", c.name):
             self.types.defines[c.name.text] = c
 
     def _definition_Game(self, c: s.Game, prov: m.Provenance) -> None:

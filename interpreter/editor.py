@@ -25,7 +25,7 @@ from . import model as m
 from . import options
 from . import syntax as s
 from .diagnostics import Diagnostic, RulesError, Sink, Span
-from .expressions import CONTEXTS, FUNCTIONS, show
+from .expressions import CONTEXTS, FUNCTIONS, TRUTHS, show
 from .load import Loaded, check_selection
 from .parse import CLAUSE_KEYWORDS, MAX_TOKENS, parse
 
@@ -294,6 +294,7 @@ class Analysis:
         out += named("zone", "param", "value", "define", "attribute")
         scope = CONTEXTS.get(_SCOPES.get(kind, "GLOBAL"), {})
         out += [(n, f"name: {show(t)}") for n, t in scope.items()]
+        out += [(n, "a truth value") for n in TRUTHS]
         clause = self._clause_at(line, column)
         if clause is not None:
             out += [(x.name, "bound here") for x in self.occurrences

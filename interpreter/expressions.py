@@ -52,7 +52,9 @@ VALUE_TYPES = ("int", "bool", "seat", "card")  # and enum:ATTR: what a named val
 CONTEXTS = {"SETUP": SETUP, "DECK": {k: v for k, v in DECK.items() if k != MARKS}, "GLOBAL": GLOBAL,
             "PLAY_CARD": PLAY_CARD, "PLAY_TARGET": PLAY_TARGET,
             "TURN_STEP": TURN_STEP, "MATCH_UNTIL": MATCH_UNTIL, "MATCH_STARTER": MATCH_STARTER}
-CONTEXT_NAMES = {**PLAY_TARGET, **TURN_STEP, **MATCH_UNTIL, "pile": "pile"}  # no ruleset may define these
+TRUTHS = {"true": True, "false": False}  # the truth values, names of every expression
+CONTEXT_NAMES = {**PLAY_TARGET, **TURN_STEP, **MATCH_UNTIL, "pile": "pile",
+                 **dict.fromkeys(TRUTHS, "bool")}  # no ruleset may define these
 
 
 
@@ -243,6 +245,8 @@ class Typer:
                     self.sink.error(f"'{kind}' ranges over a list, not {show(c.type)}", coll.span,
                                     "e.g. some s in seats: ...")
                     return None
+                if not self.bindable(var):
+                    return None
                 b = self.condition(body, {**scope, var.text: elem})
                 return m.Quantifier(kind, var.text, c, b) if b else None
             case s.Binary():
@@ -250,8 +254,18 @@ class Typer:
         self.sink.error("this expression cannot be used here", getattr(e, "span", None), "")
         return None
 
+    def bindable(self, var: s.Ident) -> bool:
+        """Whether a variable (of a quantifier, an each-argument, a define) may take this name:
+        any but a truth value, which every expression reads as itself."""
+        if var.text not in TRUTHS:
+            return True
+        self.sink.error(f"'{var.text}' is a truth value of the language", var.span, "pick another name")
+        return False
+
     def _name(self, e: s.Name, scope: dict[str, str]) -> m.Expr | None:
         name = e.id
+        if name in TRUTHS:
+            return m.Const(TRUTHS[name], "bool")
         if name in scope:
             return m.Ref(name, scope[name])
         if name in self.names.params:
@@ -410,8 +424,8 @@ class Typer:
         return known
 
     def _allowed(self, clause: s.Define) -> set[str]:
-        return {p.text for p in clause.params} | set(GLOBAL) | set(self.names.params) | set(self.names.zones) \
-            | set(self.names.enum_values) | set(self.names.attributes)
+        return {p.text for p in clause.params} | set(GLOBAL) | set(TRUTHS) | set(self.names.params) \
+            | set(self.names.zones) | set(self.names.enum_values) | set(self.names.attributes)
 
     def _call(self, e: s.Call, scope: dict[str, str]) -> m.Expr | None:
         fn = e.function.text
@@ -498,6 +512,8 @@ class Typer:
         if fn == "best" and elem not in ("seat", "card"):
             self.sink.error(f"best(...) picks a seat or a card, not {show(elem)}", arg.collection.span,
                             "e.g. best(c in cards(trick): c.rank)")
+            return None
+        if not self.bindable(arg.var):
             return None
         body = self.typed(arg.body, {**scope, arg.var.text: elem}, "bool" if arg.filter else "int")
         return m.Each(fn, arg.var.text, coll, body, arg.filter, elem if fn == "best" else "int") if body else None

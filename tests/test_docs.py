@@ -158,7 +158,7 @@ EXAMPLE_HEADER = ["form", "gives", "example", "example's type"]
 # `target` (a row), `owner`, `self`, `seats`, the zones hand, row and draw and the
 # attributes colour and value are all in scope. `A == B` checks only when both have one type.
 PROBE = "\nplay probe {{ card from hand to row of any seat onto pile when ({example}) == ({reference}) }}\n"
-REFERENCE = {"int": "0", "bool": "0 == 0", "seat": "self", "card": "card", "pile": "pile", "list:card": "cards(hand)",
+REFERENCE = {"int": "0", "bool": "true", "seat": "self", "card": "card", "pile": "pile", "list:card": "cards(hand)",
              "list:pile": "piles(target)", "list:int": "values(value)", "list:seat": "seats",
              "enum:colour": "card.colour", "list:enum:colour": "values(colour)", "zone": "draw",
              "zone:piles": "target"}

@@ -120,6 +120,7 @@ def test_completion_inside_a_clause_being_typed_offers_its_names():
     offered = a.completions(line, column)
     assert ("hand_size", "param") in offered and ("draw", "zone") in offered
     assert "players" in dict(offered) and "put" not in dict(offered)  # a play is no name in an expression
+    assert offered.count(("true", "a truth value")) == 1 and ("false", "a truth value") in offered
 
 
 def test_completion_of_a_list_of_plays_and_of_what_an_option_removes():

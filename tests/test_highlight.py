@@ -56,6 +56,9 @@ def test_the_textmate_grammar_scopes_comments_strings_numbers_and_declarations()
     declaration = re.compile(repo["declaration"]["match"])
     assert declaration.search("play put {").groups() == ("play", "put")
     assert declaration.search("    card from hand") is None  # `from` is a keyword, not a name
+    truth = re.compile(repo["constant"]["match"])
+    assert truth.search("set broken to true").group() == "true" and truth.search("let x = false")
+    assert truth.search("trueness") is None and repo["constant"]["name"] == "constant.language.cardrules"
 
 
 def test_the_lexer_is_registered_for_rules_files():
@@ -78,6 +81,8 @@ def test_the_lexer_tokens_of_a_clause():
     assert (String.Escape, '\\"') in tokens
     calls = [(kind, text) for kind, text in RulesLexer().get_tokens("count(hand of s) >= 2 and not x") if text.strip()]
     assert calls[0] == (Name.Function, "count") and (Operator.Word, "and") in calls and (Operator.Word, "not") in calls
+    truths = [(kind, text) for kind, text in RulesLexer().get_tokens("let b = true or false or truer") if text.strip()]
+    assert (Keyword.Constant, "true") in truths and (Keyword.Constant, "false") in truths and (Name, "truer") in truths
 
 
 @pytest.mark.parametrize("name", ["klats", "arne_92", "arne_total"])

@@ -94,6 +94,23 @@ def test_a_guarded_set_runs_only_when_its_condition_holds_and_best_picks_who_pla
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_true_and_false_are_truth_values_a_value_holds_and_a_guard_reads(engine):
+    """A value set from `false` to `true` by a play; a call allowed only while it is false."""
+    text = LEDGER.replace("    let lead = bottom(stock).colour\n",
+                          "    let lead = bottom(stock).colour\n    let dropped = false\n")
+    text = text.replace("    to pool\n", "    to pool\n    then set dropped to true\n")
+    text = text.replace("where count(hand of victim) > 0", "where count(hand of victim) > 0 and not dropped")
+    compiled = compile_ruleset(load_text(text, "ledger.rules").model, 3)
+    game = position(compiled, {"hand": {0: ["red4"], 1: ["blue5", "red1"], 2: ["blue2"]}, "stock": STOCK},
+                    engine=engine)
+    assert game.view(0)["values"]["dropped"] is False
+    assert any(m.play == "call" for m in game.legal_moves(0))
+    game.apply("drop red4")
+    assert game.view(1)["values"]["dropped"] is True
+    assert game.to_move == 1 and not any(m.play == "call" for m in game.legal_moves(1))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_then_end_turn_skips_the_rest_of_the_turn(ledger3, engine):
     game = position(ledger3, {"hand": {0: ["blue1"], 1: ["blue3", "red2"], 2: ["red1"]}, "stock": STOCK},
                     engine=engine, values={"calls": 2})
