@@ -1,6 +1,7 @@
 """The TextMate grammar of `.rules` files, made from the Lark grammar's keywords (and the
-checker's truth values, names rather than keywords) so the two cannot drift: `python -m cardrules.grammar.textmate` writes grammar/cardrules.tmLanguage.json,
-and a test checks the file is what this module makes. VS Code, Sublime Text and Linguist-style
+checker's truth values, names rather than keywords) so the two cannot drift:
+`python -m cardrules.grammar.textmate` writes grammar/cardrules.tmLanguage.json, and a test
+checks the file is what this module makes. VS Code, Sublime Text and Linguist-style
 highlighters read it; the Pygments lexer (cli/highlight.py) reads the same keywords."""
 from __future__ import annotations
 
