@@ -46,7 +46,8 @@ class Seat:
         return self.kind != HUMAN
 
 
-_SETTING = re.compile(r"(\d{1,7})$|(\d{1,4}(?:\.\d{1,3})?)s$")
+_SETTING = re.compile(r"(\d+)$|(\d+)(?:\.(\d+))?s$")
+SECONDS_PLACES = 3  # a time to the millisecond: a log prints it back exactly
 
 
 def parse_seat(text: str) -> Seat:
@@ -59,16 +60,20 @@ def parse_seat(text: str) -> Seat:
     if kind in (HUMAN, "random"):
         raise SeatError(f"'{kind}' takes no settings: '{text.strip()}'", f"write {kind} alone")
     found = _SETTING.match(setting)
-    if found is None or (kind == "greedy" and found.group(2)):
+    if found is None or (kind == "greedy" and found.group(1) is None):
         takes = "a number of worlds, e.g. greedy:16" if kind == "greedy" else \
             "iterations (ismcts:400) or seconds (ismcts:0.5s)"
         raise SeatError(f"'{text.strip()}': bad setting '{setting}'", f"{kind} takes {takes}")
-    if found.group(1):
-        count = int(found.group(1))
-        if not 1 <= count <= MAX_ITERATIONS:
+    digits, whole, places = found.groups()
+    if digits is not None:
+        # the length first: int() of thousands of digits is refused, and slow before that
+        if len(digits.lstrip("0")) > len(str(MAX_ITERATIONS)) or not 1 <= int(digits) <= MAX_ITERATIONS:
             raise SeatError(f"'{text.strip()}': the count must be 1 to {MAX_ITERATIONS:,}", EXAMPLE)
-        return Seat(kind, iterations=count)
-    seconds = float(found.group(2))
+        return Seat(kind, iterations=int(digits))
+    if places is not None and len(places) > SECONDS_PLACES:
+        raise SeatError(f"'{text.strip()}': a time is given to the thousandth of a second at most",
+                        "e.g. ismcts:0.25s")
+    seconds = float(f"{whole}.{places or 0}")
     if not 0 < seconds <= MAX_SECONDS:
         raise SeatError(f"'{text.strip()}': the time must be above 0 and at most {MAX_SECONDS:g} s", EXAMPLE)
     return Seat(kind, seconds=seconds)

@@ -138,11 +138,15 @@ def test_seat_strings_read_and_print_back():
         "human", "random", "greedy", "ismcts", "ismcts:400", "ismcts:0.5s", "greedy:3"]
     assert parse_seat("ISMCTS:400") == Seat("ismcts", iterations=400)
     assert parse_seat("ismcts:1.25s") == Seat("ismcts", seconds=1.25)
+    assert parse_seat("ismcts:0001000") == Seat("ismcts", iterations=1000)
+    assert str(parse_seat("ismcts:600.000s")) == "ismcts:600s"
 
 
 @pytest.mark.parametrize("text, message", [
     ("robot", "unknown kind 'robot'"), ("random:3", "takes no settings"), ("ismcts:fast", "bad setting"),
     ("greedy:0.5s", "bad setting"), ("ismcts:0", "the count must be"), ("ismcts:0s", "the time must be"),
+    ("ismcts:1000001", "the count must be 1 to 1,000,000"), ("greedy:" + "9" * 5000, "the count must be"),
+    ("ismcts:0.0005s", "thousandth of a second"), ("ismcts:601s", "at most 600 s"), ("ismcts:-5", "bad setting"),
 ])
 def test_bad_seat_strings_say_what_is_wrong(text, message):
     with pytest.raises(SeatError) as e:
