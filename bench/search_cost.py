@@ -3,6 +3,7 @@
 play the same moves: the same matches (fixed seeds) played by each build in turn, in one run.
 
     python bench/search_cost.py --against /path/to/other/venv/bin/python [--matches 2] [--rounds 3]
+    python bench/search_cost.py --against PYTHON --rulesets rummy --matches 1 --rounds 2
 
 The other build is any Python with another cardrules installed (a worktree of an earlier commit,
 `pip install --no-deps` into a copy of the venv). Each build plays every cell's matches in a
@@ -31,6 +32,14 @@ CELLS = [
     ("klats", ("ismcts", "greedy")),
     ("arne_total@en", ("ismcts", "random", "random", "random")),
 ]
+# the rest of the catalogue, played only when --rulesets names them
+MORE_CELLS = [
+    ("rummy", ("ismcts", "random")),
+    ("colour_rush", ("ismcts", "greedy")),
+    ("go_fish", ("ismcts", "greedy")),
+    ("whist", ("ismcts", "random", "random", "random")),
+    ("hearts", ("ismcts", "random", "random", "random")),
+]
 
 
 def play_cell(cell: int, matches: int) -> dict:
@@ -42,7 +51,7 @@ def play_cell(cell: int, matches: int) -> dict:
     from cardrules.interpreter.load import load, split_selection
     from cardrules.interpreter.seats import parse_seat
 
-    spec, seats = CELLS[cell]
+    spec, seats = (CELLS + MORE_CELLS)[cell]
     s = split_selection(spec)  # a ruleset by name: each build reads its own
     compiled = compile_ruleset(load(s.path, s.edition, s.variants).model, len(seats))
     digest = hashlib.sha256()
@@ -69,6 +78,9 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=2, help="matches a cell (default 2)")
     ap.add_argument("--rounds", type=int, default=3, help="times each build plays every cell (default 3)")
     ap.add_argument("--same", action="store_true", help="exit 1 unless every cell's moves are the same")
+    ap.add_argument("--rulesets", nargs="+", metavar="SPEC",
+                    help="only the cells of these rulesets, e.g. arne_92 rummy (default: the issue's six cells; "
+                         f"also {', '.join(spec for spec, _ in MORE_CELLS)})")
     ap.add_argument("--cell", type=int, help=argparse.SUPPRESS)  # a worker: play one cell, print JSON
     a = ap.parse_args()
     if a.cell is not None:
@@ -76,12 +88,16 @@ def main() -> None:
         return
     if a.against is None:
         ap.error("--against is required: the other build's Python")
+    every = CELLS + MORE_CELLS
+    chosen = [c for c, (spec, _) in enumerate(every) if spec in a.rulesets] if a.rulesets else list(range(len(CELLS)))
+    if not chosen:
+        ap.error(f"no cell plays {' '.join(a.rulesets)}: choose from {', '.join(dict.fromkeys(s for s, _ in every))}")
     builds = {"other": a.against, "here": sys.executable}
-    cpu = {(b, c): 0.0 for b in builds for c in range(len(CELLS))}
+    cpu = {(b, c): 0.0 for b in builds for c in chosen}
     moves: dict[tuple[str, int], str] = {}
     for _ in range(a.rounds):
         for build, python in builds.items():
-            for c in range(len(CELLS)):
+            for c in chosen:
                 done = subprocess.run([python, __file__, "--cell", str(c), "--matches", str(a.matches)],
                                       capture_output=True, text=True, cwd="/")
                 if done.returncode != 0:
@@ -93,12 +109,13 @@ def main() -> None:
     print("| ruleset | seats | other s | here s | other / here | moves |")
     print("|---|---|---|---|---|---|")
     differ = False
-    for c, (spec, seats) in enumerate(CELLS):
+    for c in chosen:
+        spec, seats = every[c]
         same = moves["other", c] == moves["here", c]
         differ |= not same
         print(f"| {spec} | {','.join(seats)} | {cpu['other', c]:.1f} | {cpu['here', c]:.1f} | "
               f"{cpu['other', c] / cpu['here', c]:.3f} | {'same' if same else 'differ'} |")
-    other, here = (sum(cpu[b, c] for c in range(len(CELLS))) for b in builds)
+    other, here = (sum(cpu[b, c] for c in chosen) for b in builds)
     print(f"\nall cells: other {other:.1f} s, here {here:.1f} s, other / here {other / here:.3f}")
     if differ and a.same:
         sys.exit(1)

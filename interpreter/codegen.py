@@ -180,6 +180,7 @@ class _Generator:
         self.dest_zone = -1  # the destination of the play whose actions are being written
         self.kept_index: dict[int, int] = {}  # play -> its targets: the match loop keeps its pile index
         self.pre: list[dict[str, str]] | None = None  # per target seat: locals worked out before the cards' loop
+        self.pile_parts: str | None = None  # a play's per-pile values by target, kept over its cards' loop
         self.mate_sets: set[int] = set()  # plays whose `M<play>` is written
         self.caches: tuple[ZoneCache, ...] = ()  # per zone: what the match loop's writes to it make stale
         self.own_seat: str | None = None  # besides `seat`, the local that stands for the seat in question
@@ -365,7 +366,8 @@ class _Generator:
 
     def meld_actions(self, play: CPlay, share: bool) -> None:
         """The actions of a meld play: its candidates are listed by `melds.meld_actions`, its
-        condition the compiled closure (a set's condition may read anything: no answer kept)."""
+        condition `keep<play>` (`meld_conditions`; a set's condition may read anything: no
+        answer kept)."""
         w = self.w
         if share:
             w.line("part = []")
@@ -378,7 +380,17 @@ class _Generator:
             seats = f"({self.ex(play.model.dest_seat, {'self': 'seat'})},)"
         else:
             seats = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
-        w.line(f"_meld_actions(P{play.index}, env, zones[{play.card_zone}][seat], FACE_OF, {seats}, add, {MELD})")
+        keep = "None" if play.meld is None or play.meld.where is None else f"keep{play.index}"
+        w.line(f"_meld_actions(P{play.index}, {keep}, env, zones[{play.card_zone}][seat], FACE_OF, {seats}, add, "
+               f"{MELD})")
+
+    def meld_conditions(self) -> None:
+        """`keep<play>(env)`, each meld play's condition on the set in env[MELD]: tested for
+        every candidate set, so written out rather than left to the closure."""
+        for play in self.c.plays:
+            if play.meld is not None and play.model.meld is not None and play.model.meld.where is not None:
+                self.expression_function(f"keep{play.index}", play.model.meld.where,
+                                         {play.model.meld.name: f"env[{MELD}]"})
 
     def effect_function(self, name: str, e: m.Effect, named: dict[str, str]) -> bool:
         """A drop-in for an effect's closure, when the generator writes that effect (a guarded
@@ -458,6 +470,8 @@ class _Generator:
         raise CodegenError(f"no local for a name in scope (#{len(name)})")
 
     def call(self, fn: str, arg: object, scope: dict[str, str]) -> str:
+        if fn == "count" and isinstance(arg, m.Call) and arg.function == "distinct" and arg not in self.memo:
+            return f"len(set({self.ex(arg.args[0], scope)}))"  # how many differ: no list in order needed
         x = self.ex(arg, scope)
         t = type_of(arg)
         simple = x.isidentifier()
@@ -656,6 +670,10 @@ class _Generator:
         if (play.choose is None and play.mate is None and targets == "SEATS" and self.c.players <= UNROLL
                 and (join is None or len(join) == 3)):
             self.pre = self.pre_targets(play, dest, join, scope)
+        if (play.onto_pile is not None and join is None and play.choose is None
+                and (single is None or play.mate is not None) and self.pile_only(play)):
+            self.pile_parts = self.fresh("piles")
+            w.line(f"{self.pile_parts} = {{}}")
         candidates = None  # the cards that may be a mate, by their card-only conditions: once, not per card
         if play.mate is not None and play.index in self.mate_sets:
             candidates = self.fresh("mates")
@@ -708,6 +726,7 @@ class _Generator:
             w.dedent()
         self.memo = memo
         self.pre = None
+        self.pile_parts = None
 
     def mate_faces(self, play: CPlay) -> str | None:
         """`M<play>`, the faces that the mate's card-only conditions keep, written once at the
@@ -735,6 +754,42 @@ class _Generator:
         for e in rest[1:]:
             dynamic = m.Op("and", dynamic, e, "bool")
         return dynamic
+
+    def pile_only(self, play: CPlay) -> list[object]:
+        """The largest parts of an onto-pile condition that read the pile but not the card
+        (Rummy's `count(distinct(cards(pile).rank))`): the same for every card tried on a pile."""
+        cond = play.model.onto_pile and play.model.onto_pile.expr
+        found: list[object] = []
+
+        def look(e: object) -> None:
+            if isinstance(e, (m.Const, m.ParamRef, m.Ref, m.ValueRef)) or e in self.memo or e in found:
+                return
+            free = _free(e)
+            if "pile" in free and free <= {"pile", "target", "owner", "self"}:
+                found.append(e)
+            elif isinstance(e, (m.Each, m.Quantifier)):
+                look(e.collection)  # the body reads the bound name
+            else:
+                for child in m.children(e):
+                    look(child)
+
+        if cond is not None:
+            look(cond)
+        return found
+
+    def pile_values(self, play: CPlay, t: str, scope: dict[str, str]) -> None:
+        """Before a target's piles are gone through for a card: its piles' values of
+        `pile_only`, worked out for the first card and kept for the rest (expressions are pure,
+        so working out a part a short-circuit would skip changes no result)."""
+        w, parts, kept = self.w, self.pile_only(play), self.pile_parts
+        assert kept is not None  # asked only where play_actions set it
+        values = self.fresh("h")
+        row = ", ".join(self.ex(e, {**scope, "pile": "pile"}) for e in parts)
+        w.line(f"{values} = {kept}.get({t})")
+        w.line(f"if {values} is None:")
+        w.line(f"    {values} = {kept}[{t}] = [({row},) for pile in target]")
+        for k, e in enumerate(parts):
+            self.memo[e] = f"{values}[i][{k}]"
 
     def equality_join(self, play: CPlay, known: set[str]) -> tuple[object, object] | None:
         """An `onto pile when P == C` where P reads the pile (and its zone) and C the card: the
@@ -878,6 +933,8 @@ class _Generator:
         elif play.onto_pile is not None:
             assert model.onto_pile is not None  # compiled from it
             cond = model.onto_pile.expr
+            if self.pile_parts is not None:
+                self.pile_values(play, t, scope)
             w.line("for i, pile in enumerate(target):")
             w.indent()
             if cond is None:
@@ -1994,6 +2051,7 @@ def write(c: Compiled) -> _Module:
     generate_fns, when_fns, count_fns, step_fns = [], [], [], []
     window_reads = None
     sources = list(model.turn) + (list(model.final.steps) if model.final else [])
+    g.meld_conditions()
     for k, (step, source) in enumerate(zip(turn_steps(c), sources, strict=True)):
         if step.kind == "play":
             g.generator(f"gen{k}", step)

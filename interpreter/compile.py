@@ -698,6 +698,9 @@ class _Compiler:
         return lambda env: table[f(env)]
 
     def _call(self, fn: str, arg: object, slots: dict[str, int]) -> Fn:
+        if fn == "count" and isinstance(arg, m.Call) and arg.function == "distinct":
+            items = self.expr(arg.args[0], slots)
+            return lambda env: len(set(items(env)))  # how many differ: no list in order needed
         f = self.expr(arg, slots)
         t = type_of(arg)
         if fn in ("team", "partner", "team_total"):

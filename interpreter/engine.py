@@ -618,7 +618,7 @@ class Game:
                 continue
             if play.meld is not None:
                 seats = (-1,) if not play.dest_seats else self._dest_seats(play, seat)
-                meld_actions(play, env, zones[play.card_zone][seat], face_of, seats, add, MELD)
+                meld_actions(play, play.meld.where, env, zones[play.card_zone][seat], face_of, seats, add, MELD)
                 continue
             hand = zones[play.card_zone][seat]
             if not hand:

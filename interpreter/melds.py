@@ -33,9 +33,10 @@ def candidates(hand: list[int], face_of: Sequence[int], low: int, high: int,
     tested = 0
     for faces in by_group.values():
         slots = [(face, card) for face in sorted(faces) for card in faces[face]]  # copies side by side
+        copies = len(slots) > len(faces)
         for size in range(low, min(high, len(slots)) + 1):
             for chosen in combinations(range(len(slots)), size):
-                if any(k > 0 and k - 1 not in chosen and slots[k - 1][0] == slots[k][0] for k in chosen):
+                if copies and any(k > 0 and k - 1 not in chosen and slots[k - 1][0] == slots[k][0] for k in chosen):
                     continue  # a later copy of a face only with the earlier ones: each multiset once
                 tested += 1
                 if tested > MAX_SETS:
@@ -63,12 +64,14 @@ def alike_attributes(where: object, name: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def meld_actions(play: Any, env: list[Any], hand: list[int], face_of: Sequence[int], seats: Sequence[int],
-                 add: Callable[[tuple[Any, ...]], None], slot: int) -> None:
-    """The actions of a meld play: each set its condition keeps (the set in env[slot] as it is
-    tested), for each seat whose zone may take it; both engines list them so."""
+def meld_actions(play: Any, keep: Callable[[list[Any]], Any] | None, env: list[Any], hand: list[int],
+                 face_of: Sequence[int], seats: Sequence[int], add: Callable[[tuple[Any, ...]], None],
+                 slot: int) -> None:
+    """The actions of a meld play: each set that `keep`, the play's condition, keeps (the set in
+    env[slot] as it is tested), for each seat whose zone may take it; both engines list them
+    so, each with its own `keep` (the closure, or the generated function)."""
     meld = play.meld
-    low, high, keep, alike = meld.low, meld.high, meld.where, meld.alike
+    low, high, alike = meld.low, meld.high, meld.alike
     if len(hand) < low:
         return
     for faces, cards in candidates(hand, face_of, low, high, alike):

@@ -119,8 +119,8 @@ def test_both_engines_give_the_same_self_play_figures(klats):
 HOSTILE = [("zone hand", "zone __import__"), ("from hand", "from __import__"), ("to hand", "to __import__"),
            ("hand of s", "__import__ of s"), ("play put", "play exec"), ("of put or", "of exec or"),
            ("card skull", "card os_system"), ('face "{colour}{value}"', 'face "\\"\\"\\"{colour}\')\\\\n{value}"')]
-OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|chosen|index|gen|count|when|A|P|F|M|R|E|ix|V|WA|WL)"
-                       r"\d+|effect\d+_\d+(_0)*|step\d+(_0)*|setup\d+|value\d+")
+OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|piles|chosen|index|gen|count|when|keep"
+                       r"|A|P|F|M|R|E|ix|V|WA|WL)\d+|effect\d+_\d+(_0)*|step\d+(_0)*|setup\d+|value\d+")
 FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "i", "pile", "face", "card", "c", "f",
          "mate_face", "NO_CARD", "NO_MATE", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod",
          "_top",
@@ -244,6 +244,20 @@ def _row_move(game: FastGame):
         if play is not None and play.dest_zone == row and not play.effects and target >= 0:
             return action, target
     return None
+
+
+def test_what_a_pile_alone_decides_is_worked_out_once_for_every_card_tried_on_it():
+    """Rummy's laying off (`onto pile when fits(card, pile)`) tries every card of the hand on
+    every meld: the meld's own figures (how many ranks, its lowest and highest) are worked out
+    once a listing, and each card reads them; the meld's condition is written out too."""
+    c = compile_ruleset(load(str(RULESETS / "rummy.rules")).model, 2)
+    source = codegen.generated(c).source
+    loops = re.findall(r"\n( +)for i, pile in enumerate\(target\):\n((?:\1 .*\n)+)", source)
+    assert loops
+    for _, body in loops:
+        assert "set(" not in body and "max(" not in body and "[i][" in body
+    assert "def keep" in source and "_meld_actions(P1, keep1," in source
+    assert compare(c, positions=400, seed=11).positions >= 400  # and every position lists what the reference does
 
 
 def test_a_trial_works_out_again_only_the_scores_its_move_touched():
