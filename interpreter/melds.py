@@ -26,12 +26,19 @@ def candidates(hand: list[int], face_of: Sequence[int], low: int, high: int,
                groups: tuple[Sequence[Any], ...]) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """Every multiset of the hand's faces of size LOW..HIGH, as (faces ascending, cards), the
     cards alike within each group of `groups` (attribute tables: one value each)."""
-    by_group: dict[tuple[Any, ...], dict[int, list[int]]] = {}
-    for card in hand:
-        key = tuple(table[card] for table in groups)
-        by_group.setdefault(key, {}).setdefault(face_of[card], []).append(card)
+    if len(groups) == 1:  # the usual `count(distinct(m.A)) == 1`: a plain key, no tuple
+        table = groups[0]
+        keys: list[Any] = [table[card] for card in hand]
+    else:
+        keys = [tuple(table[card] for table in groups) for card in hand]
     tested = 0
-    for faces in by_group.values():
+    for key in dict.fromkeys(keys):  # the groups in the order the hand first shows them
+        if keys.count(key) < low:
+            continue  # too few cards alike for any meld: most groups, most of the time
+        faces: dict[int, list[int]] = {}
+        for card, its in zip(hand, keys):
+            if its == key:
+                faces.setdefault(face_of[card], []).append(card)
         slots = [(face, card) for face in sorted(faces) for card in faces[face]]  # copies side by side
         copies = len(slots) > len(faces)
         for size in range(low, min(high, len(slots)) + 1):
