@@ -435,8 +435,8 @@ class Session:
         if not edges:
             out.print(_("no hint: the search found no move to try"), markup=False)
             return
-        out.print(_("hint ({searches} searches from what seat {seat} knows):").format(
-            searches=sum(e.visits for e in edges), seat=seat), markup=False)
+        out.print(_("hint ({lines} lines played out from what seat {seat} knows):").format(
+            lines=sum(e.visits for e in edges), seat=seat), markup=False)
         for rank, e in enumerate(edges[:HINTS], 1):
             out.print("  " + _("{rank}. {move}  tried {visits} times, won {rate:.0%}").format(
                 rank=rank, move=self.game.move_of(e.action), visits=e.visits, rate=e.win_rate), markup=False)

@@ -36,7 +36,7 @@ def candidates(hand: list[int], face_of: Sequence[int], low: int, high: int,
         if keys.count(key) < low:
             continue  # too few cards alike for any meld: most groups, most of the time
         faces: dict[int, list[int]] = {}
-        for card, its in zip(hand, keys):
+        for card, its in zip(hand, keys, strict=True):
             if its == key:
                 faces.setdefault(face_of[card], []).append(card)
         slots = [(face, card) for face in sorted(faces) for card in faces[face]]  # copies side by side

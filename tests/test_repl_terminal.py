@@ -84,7 +84,7 @@ def test_a_whole_klats_match_at_the_terminal_with_its_commands():
     shown = repl.command("card gren8")
     assert "did you mean 'green8'?" in shown
     shown = repl.command("hint")
-    assert re.search(r"hint \(\d+ searches from what seat 0 knows\):\n  1\. put \w+ @\d", shown)
+    assert re.search(r"hint \(\d+ lines played out from what seat 0 knows\):\n  1\. put \w+ @\d", shown)
     shown = repl.command("rules")
     assert "A turn" in shown and "six_piles: The round ends at once" in shown
     repl.send("1")
