@@ -180,7 +180,8 @@ class _Generator:
         self.dest_zone = -1  # the destination of the play whose actions are being written
         self.kept_index: dict[int, int] = {}  # play -> its targets: the match loop keeps its pile index
         self.pre: list[dict[str, str]] | None = None  # per target seat: locals worked out before the cards' loop
-        self.pile_parts: str | None = None  # a play's per-pile values by target, kept over its cards' loop
+        # an onto play's parts that read the pile alone, and the local keeping their values by target
+        self.pile_parts: tuple[list[object], str] | None = None
         self.mate_sets: set[int] = set()  # plays whose `M<play>` is written
         self.caches: tuple[ZoneCache, ...] = ()  # per zone: what the match loop's writes to it make stale
         self.own_seat: str | None = None  # besides `seat`, the local that stands for the seat in question
@@ -670,10 +671,11 @@ class _Generator:
         if (play.choose is None and play.mate is None and targets == "SEATS" and self.c.players <= UNROLL
                 and (join is None or len(join) == 3)):
             self.pre = self.pre_targets(play, dest, join, scope)
-        if (play.onto_pile is not None and join is None and play.choose is None
-                and (single is None or play.mate is not None) and self.pile_only(play)):
-            self.pile_parts = self.fresh("piles")
-            w.line(f"{self.pile_parts} = {{}}")
+        parts = self.pile_only(play) if play.onto_pile is not None and join is None and play.choose is None \
+            and (single is None or play.mate is not None) else []
+        if parts:  # worked out for the first card tried on a pile, kept for the others
+            self.pile_parts = (parts, self.fresh("piles"))
+            w.line(f"{self.pile_parts[1]} = {{}}")
         candidates = None  # the cards that may be a mate, by their card-only conditions: once, not per card
         if play.mate is not None and play.index in self.mate_sets:
             candidates = self.fresh("mates")
@@ -777,12 +779,12 @@ class _Generator:
             look(cond)
         return found
 
-    def pile_values(self, play: CPlay, t: str, scope: dict[str, str]) -> None:
+    def pile_values(self, t: str, scope: dict[str, str]) -> None:
         """Before a target's piles are gone through for a card: its piles' values of
         `pile_only`, worked out for the first card and kept for the rest (expressions are pure,
         so working out a part a short-circuit would skip changes no result)."""
-        w, parts, kept = self.w, self.pile_only(play), self.pile_parts
-        assert kept is not None  # asked only where play_actions set it
+        assert self.pile_parts is not None  # asked only where play_actions set it
+        w, (parts, kept) = self.w, self.pile_parts
         values = self.fresh("h")
         row = ", ".join(self.ex(e, {**scope, "pile": "pile"}) for e in parts)
         w.line(f"{values} = {kept}.get({t})")
@@ -934,7 +936,7 @@ class _Generator:
             assert model.onto_pile is not None  # compiled from it
             cond = model.onto_pile.expr
             if self.pile_parts is not None:
-                self.pile_values(play, t, scope)
+                self.pile_values(t, scope)
             w.line("for i, pile in enumerate(target):")
             w.indent()
             if cond is None:
