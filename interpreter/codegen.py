@@ -381,7 +381,7 @@ class _Generator:
             seats = f"({self.ex(play.model.dest_seat, {'self': 'seat'})},)"
         else:
             seats = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
-        keep = "None" if play.meld is None or play.meld.where is None else f"keep{play.index}"
+        keep = f"keep{play.index}" if _meld_condition(play) is not None else "None"
         w.line(f"_meld_actions(P{play.index}, {keep}, env, zones[{play.card_zone}][seat], FACE_OF, {seats}, add, "
                f"{MELD})")
 
@@ -389,9 +389,9 @@ class _Generator:
         """`keep<play>(env)`, each meld play's condition on the set in env[MELD]: tested for
         every candidate set, so written out rather than left to the closure."""
         for play in self.c.plays:
-            if play.meld is not None and play.model.meld is not None and play.model.meld.where is not None:
-                self.expression_function(f"keep{play.index}", play.model.meld.where,
-                                         {play.model.meld.name: f"env[{MELD}]"})
+            if (where := _meld_condition(play)) is not None:
+                assert play.model.meld is not None  # a meld's condition is its meld's
+                self.expression_function(f"keep{play.index}", where, {play.model.meld.name: f"env[{MELD}]"})
 
     def effect_function(self, name: str, e: m.Effect, named: dict[str, str]) -> bool:
         """A drop-in for an effect's closure, when the generator writes that effect (a guarded
@@ -1817,6 +1817,11 @@ def _silences(model: m.Ruleset) -> bool:
     effects += [s.effect for s in [*model.turn, *(model.final.steps if model.final else ())]
                 if isinstance(s, m.EffectStep)]
     return any(isinstance(e.effect if isinstance(e, m.Guarded) else e, m.NoAnswer) for e in effects)
+
+
+def _meld_condition(play: CPlay) -> object | None:
+    """A meld play's condition on its set (`keep<play>` is written for it), None for any other."""
+    return play.model.meld.where if play.model.meld is not None else None
 
 
 def _ends_turn(play: CPlay) -> bool:
