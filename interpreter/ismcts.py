@@ -67,6 +67,7 @@ SETTLED_EVERY = 10  # iterations between two looks at whether the root's choice 
 QUIET_PROBE = 10  # lines after which a search where most lines ended quiet (no seat's value changed) starts
 # again with lines that play on past their horizon (0: never)
 QUIET_PLAYS = 64  # how far such a quiet line plays on at random, at most: until a value changes or the round ends
+SEATS_SCALED = False  # the default budget grows with the seats (`default_iterations`); False: the same for all
 LINE_CANDIDATES = 5  # a line's move is the best of at most this many of its legal moves, one of each play first:
 # where a card may go to any seat's row (4 players) trying all made a decision 0.4 s, and 5, not 8, pays
 # for the longer lines of `HORIZON`
@@ -104,7 +105,7 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
     visited of the others in the iterations left: the move chosen is then the one the whole
     budget would choose, and a decision that is clear early costs less."""
     if iterations is None and seconds is None:
-        iterations = ISMCTS_ITERATIONS
+        iterations = default_iterations(sampler.c.players)
     deadline = None if seconds is None else time.perf_counter() + seconds
     root, scale, rivals = Node(), [0.0, 0], seat_rivals(sampler.c)
     by_key = {key(seat, a): a for a in legal}
@@ -128,6 +129,11 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
              for k, child in root.children.items() if k in by_key]
     edges.sort(key=lambda e: (-e.visits, -e.win_rate))
     return edges
+
+
+def default_iterations(players: int) -> int:
+    """The iterations of a decision whose seat names no budget: more with more seats, up to four."""
+    return ISMCTS_ITERATIONS * min(max(players, 2), 4) // 2 if SEATS_SCALED else ISMCTS_ITERATIONS
 
 
 def _settled(root: Node, keys: list[Key], left: int) -> bool:
