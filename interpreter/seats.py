@@ -14,7 +14,8 @@ KINDS = (HUMAN, "random", "greedy", "ismcts")
 # who sits at a seat nobody named: an opponent worth playing (random puts its best cards in your row)
 DEFAULT_BOT = "ismcts"
 GREEDY_SAMPLES = 8  # worlds a greedy decision looks at, by default
-ISMCTS_ITERATIONS = 150  # iterations an ismcts decision runs, by default: under a second here
+ISMCTS_ITERATIONS = 150  # iterations an ismcts decision runs by default with two seats (more with more:
+# `ismcts.default_iterations`): under a second here
 MAX_ITERATIONS = 1_000_000
 MAX_SECONDS = 600.0
 EXAMPLE = "e.g. --seats human,ismcts or --seats ismcts:400,greedy,random,ismcts:0.5s"

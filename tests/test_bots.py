@@ -663,6 +663,22 @@ def test_a_lines_horizon_is_3_plays_a_seat_and_8_plays_at_most(monkeypatch, play
     assert horizons == {plays}
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_decision_with_no_budget_searches_longer_with_more_seats(monkeypatch, players):
+    """With four seats a line gives each rival 2 plays and the tree splits its visits over three
+    rivals' moves: 300 iterations won more than 150 among three bots (docs/bots.md, "Budget"),
+    and two seats gain nothing from them. Past four seats a decision would cost more than a second."""
+    c = compiled("arne_total@en", players)
+    game, table = next(iter(positions(c, seed=21, watched=0, every=5, limit=200)))
+    seen = seat_view(game, table, 0)
+    lines = []
+    monkeypatch.setattr(ismcts, "SETTLED_EVERY", 10**9)  # every iteration of the budget runs
+    monkeypatch.setattr(ismcts, "_iterate", lambda *args: lines.append(args) or False)
+    search(Memory().sampler(seen), 0, seen.actions(), random.Random(1))
+    assert len(lines) == ismcts.ISMCTS_ITERATIONS * players // 2 == ismcts.default_iterations(players)
+    assert ismcts.default_iterations(6) == ismcts.default_iterations(4)
+
+
 def test_a_search_whose_lines_end_quiet_plays_them_on_and_learns(monkeypatch):
     """Whist scores a side only past its sixth trick, so at a deal's first lead every line of the
     horizon ends where it began: without playing on, each move's lines come out alike and the
