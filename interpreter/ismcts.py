@@ -136,7 +136,8 @@ def search(sampler: Sampler, seat: int, legal: Sequence[Action], rng: random.Ran
 def default_iterations(players: int) -> int:
     """The iterations of a decision whose seat names no budget: twice as many with four seats as
     with two (with four, a line gives each rival 2 plays and the tree splits its visits over three
-    rivals' moves: Hearts and Go Fish won 14 to 25 points more), none more past four (a second)."""
+    rivals' moves: Hearts, Go Fish and Colour Rush won 8 to 25 points more), and no more past four,
+    where a decision nears the second allowed."""
     return ISMCTS_ITERATIONS * min(max(players, 2), 4) // 2 if SEATS_SCALED else ISMCTS_ITERATIONS
 
 

@@ -666,8 +666,9 @@ def test_a_lines_horizon_is_3_plays_a_seat_and_8_plays_at_most(monkeypatch, play
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_decision_with_no_budget_searches_longer_with_more_seats(monkeypatch, players):
     """With four seats a line gives each rival 2 plays and the tree splits its visits over three
-    rivals' moves: 300 iterations won more than 150 among three bots (docs/bots.md, "Budget"),
-    and two seats gain nothing from them. Past four seats a decision would cost more than a second."""
+    rivals' moves: 300 iterations won more than 150 among three bots, where two seats gained
+    nothing from them (docs/bots.md, "A budget that grows with the seats"). No more past four:
+    a decision there nears the second allowed."""
     c = compiled("arne_total@en", players)
     game, table = next(iter(positions(c, seed=21, watched=0, every=5, limit=200)))
     seen = seat_view(game, table, 0)
