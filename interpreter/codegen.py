@@ -381,7 +381,7 @@ class _Generator:
             seats = f"({self.ex(play.model.dest_seat, {'self': 'seat'})},)"
         else:
             seats = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
-        keep = f"keep{play.index}" if _meld_condition(play) is not None else "None"
+        keep = f"keep{play.index}" if _conditioned_meld(play) is not None else "None"
         w.line(f"_meld_actions(P{play.index}, {keep}, env, zones[{play.card_zone}][seat], FACE_OF, {seats}, add, "
                f"{MELD})")
 
@@ -389,9 +389,8 @@ class _Generator:
         """`keep<play>(env)`, each meld play's condition on the set in env[MELD]: tested for
         every candidate set, so written out rather than left to the closure."""
         for play in self.c.plays:
-            if (where := _meld_condition(play)) is not None:
-                assert play.model.meld is not None  # a meld's condition is its meld's
-                self.expression_function(f"keep{play.index}", where, {play.model.meld.name: f"env[{MELD}]"})
+            if (meld := _conditioned_meld(play)) is not None:
+                self.expression_function(f"keep{play.index}", meld.where, {meld.name: f"env[{MELD}]"})
 
     def effect_function(self, name: str, e: m.Effect, named: dict[str, str]) -> bool:
         """A drop-in for an effect's closure, when the generator writes that effect (a guarded
@@ -1819,9 +1818,10 @@ def _silences(model: m.Ruleset) -> bool:
     return any(isinstance(e.effect if isinstance(e, m.Guarded) else e, m.NoAnswer) for e in effects)
 
 
-def _meld_condition(play: CPlay) -> object | None:
-    """A meld play's condition on its set (`keep<play>` is written for it), None for any other."""
-    return play.model.meld.where if play.model.meld is not None else None
+def _conditioned_meld(play: CPlay) -> m.Meld | None:
+    """A meld play's meld where it has a condition on its set (`keep<play>` is written for it)."""
+    meld = play.model.meld
+    return meld if meld is not None and meld.where is not None else None
 
 
 def _ends_turn(play: CPlay) -> bool:
