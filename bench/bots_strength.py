@@ -7,7 +7,9 @@ Two players: ismcts vs random, ismcts vs greedy, greedy vs random, each bot firs
 matches (match i puts the first-named bot at seat i % 2). Four players: one ismcts among three
 random bots, at seat i % 4, in half as many matches unless --four-games says; its target is
 twice the fair share (50%); `--four-rivals random greedy` adds a cell of one ismcts among three
-greedy bots. Ties count as a share of a win (shared among the tied teams where the ruleset has
+greedy bots. `--three-rivals random greedy` adds 3-player cells (one ismcts among two random or
+two greedy bots, as many matches as a 4-player cell), held to the fair share: the issue sets them
+no bar. Ties count as a share of a win (shared among the tied teams where the ruleset has
 teams: a team's win is each of its seats' win).
 
 The issue's bars are for its own rulesets (`RULESETS`) and cells. Any other ruleset (`--rulesets
@@ -129,18 +131,25 @@ def cells(args) -> list[tuple[str, str, list[tuple], str, float]]:
             tasks = [(spec, (kind_a, kind_b) if i % 2 == 0 else (kind_b, kind_a), i % 2, args.seed, f"{spec}/{name}", i)
                      for i in range(args.games)]
             out.append((spec, name, tasks, ">=", bar) if issue else (spec, name, tasks, ">", fair_share(spec, 2)))
+        for rival in args.three_rivals if 3 in counts else ():
+            out.append((spec, f"ismcts vs 2 {rival}", _many(args, spec, rival, 3), ">", fair_share(spec, 3)))
         for rival in args.four_rivals if args.four and 4 in counts else ():
-            tasks = []
-            cell = "4p" if rival == "random" else f"4p-{rival}"  # the random cell keeps its seeds of before
-            for i in range(args.four_games):
-                seats = [rival] * 4
-                seats[i % 4] = args.ismcts
-                tasks.append((spec, tuple(seats), i % 4, args.seed, f"{spec}/{cell}", i))
-            name = f"ismcts vs 3 {rival}"
             issue_cell = issue and rival == "random"
-            out.append((spec, name, tasks, ">=" if issue_cell else ">",
+            out.append((spec, f"ismcts vs 3 {rival}", _many(args, spec, rival, 4), ">=" if issue_cell else ">",
                         FOUR_TARGET if issue_cell else fair_share(spec, 4)))
     return out
+
+
+def _many(args, spec: str, rival: str, players: int) -> list[tuple]:
+    """The matches of one ismcts seat among `players - 1` rivals of a kind, the ismcts seat at
+    seat i % players in match i."""
+    cell = f"{players}p" if rival == "random" else f"{players}p-{rival}"  # the random cell keeps its seeds of before
+    tasks = []
+    for i in range(args.four_games):
+        seats = [rival] * players
+        seats[i % players] = args.ismcts
+        tasks.append((spec, tuple(seats), i % players, args.seed, f"{spec}/{cell}", i))
+    return tasks
 
 
 def _record(args, spec: str, name: str, tasks: list[tuple], outcomes: list) -> None:
@@ -167,8 +176,10 @@ def main() -> None:
     parser.add_argument("--four-rivals", nargs="+", choices=["random", "greedy"], default=["random"],
                         help="the bots the ismcts seat meets in the 4-player cells (default: random)")
     parser.add_argument("--four-games", type=int,
-                        help="matches a 4-player cell (default: half of --games: a 4-player match costs ismcts "
-                             "about twice a 2-player one, and the figures are far above its target)")
+                        help="matches a 4-player cell, and a 3-player one (default: half of --games: a 4-player "
+                             "match costs ismcts about twice a 2-player one, and the figures are far above its target)")
+    parser.add_argument("--three-rivals", nargs="+", choices=["random", "greedy"], default=[],
+                        help="add 3-player cells: one ismcts among two bots of each kind named (default: none)")
     parser.add_argument("--outcomes", metavar="FILE",
                         help="append each match's result to FILE as a JSON line (see bench/paired.py)")
     args = parser.parse_args()
