@@ -37,6 +37,7 @@ MORE_CELLS = [
     ("rummy", ("ismcts", "random")),
     ("colour_rush", ("ismcts", "greedy")),
     ("go_fish", ("ismcts", "greedy")),
+    ("go_fish", ("ismcts", "random", "random", "random", "random", "random")),  # its dearest decisions
     ("whist", ("ismcts", "random", "random", "random")),
     ("hearts", ("ismcts", "random", "random", "random")),
 ]

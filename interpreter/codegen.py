@@ -67,7 +67,7 @@ from .compile import (
     type_of,
 )
 from .engine import PASS, Action, EngineError, Game
-from .melds import meld_actions
+from .melds import beyond_alike, meld_actions
 from .progress import endless_round, idle_round, idle_state
 
 if TYPE_CHECKING:  # it builds on this module
@@ -278,11 +278,11 @@ class _Generator:
                             "sum": f"({' + '.join(seats)})", "max": f"max([{', '.join(seats)}], default=0)",
                             "min": f"min([{', '.join(seats)}], default=0)",
                             "product": f"_prod([{', '.join(seats)}])"}[fn]
+                if fn == "count":
+                    return self.count(var, coll, body, scope)
                 v = self.fresh()
                 c = self.ex(coll, scope)
                 b = self.ex(body, {**scope, var: v})
-                if fn == "count":
-                    return f"sum(1 for {v} in {c} if {b})"
                 if fn == "sum":
                     return f"sum([{b} for {v} in {c}])"
                 if fn == "max":
@@ -344,6 +344,16 @@ class _Generator:
         t = "-1"
         choose, value = model.choose, model.value
         assert value is not None  # a play of no card: it names a value
+        x = self.fresh("x")
+        values, where = f"V{play.index}", value.where
+        if choose is not None and where is not None and choose.name not in _free(where):
+            # the values kept are the same for every seat chosen: kept once, before the seats (a
+            # loop, not a comprehension, which would make the function's locals closure cells)
+            values, where = self.fresh("h"), None
+            w.line(f"{values} = []")
+            w.line(f"for {x} in V{play.index}:")
+            w.line(f"    if {self.ex(value.where, {**scope, value.name: x})}:")
+            w.line(f"        {values}.append({x})")
         if play.choose is not None:
             assert choose is not None  # compiled from it
             t = "t"
@@ -354,11 +364,10 @@ class _Generator:
             if choose.where is not None:
                 w.line(f"if not {self.ex(choose.where, scope)}:")
                 w.line("    continue")
-        x = self.fresh("x")
-        w.line(f"for {x} in V{play.index}:")
+        w.line(f"for {x} in {values}:")
         w.indent()
-        if value.where is not None:
-            w.line(f"if not {self.ex(value.where, {**scope, value.name: x})}:")
+        if where is not None:
+            w.line(f"if not {self.ex(where, {**scope, value.name: x})}:")
             w.line("    continue")
         w.line(f"add(({P}, {x}, {t}, -1))")
         w.dedent()
@@ -381,16 +390,18 @@ class _Generator:
             seats = f"({self.ex(play.model.dest_seat, {'self': 'seat'})},)"
         else:
             seats = {"any": "SEATS", "other": "OTHERS[seat]", "self": "(seat,)"}[play.dest_seats]
-        keep = f"keep{play.index}" if _conditioned_meld(play) is not None else "None"
+        keep = f"keep{play.index}" if _meld_condition(play) is not None else "None"
         w.line(f"_meld_actions(P{play.index}, {keep}, env, zones[{play.card_zone}][seat], FACE_OF, {seats}, add, "
                f"{MELD})")
 
     def meld_conditions(self) -> None:
         """`keep<play>(env)`, each meld play's condition on the set in env[MELD]: tested for
-        every candidate set, so written out rather than left to the closure."""
+        every candidate set, so written out rather than left to the closure; without the parts
+        every candidate meets (`melds.beyond_alike`), and not at all where nothing else is left."""
         for play in self.c.plays:
-            if (meld := _conditioned_meld(play)) is not None:
-                self.expression_function(f"keep{play.index}", meld.where, {meld.name: f"env[{MELD}]"})
+            if (found := _meld_condition(play)) is not None:
+                meld, condition = found
+                self.expression_function(f"keep{play.index}", condition, {meld.name: f"env[{MELD}]"})
 
     def effect_function(self, name: str, e: m.Effect, named: dict[str, str]) -> bool:
         """A drop-in for an effect's closure, when the generator writes that effect (a guarded
@@ -434,15 +445,25 @@ class _Generator:
         if seats is not None:  # a body is a truth value: the chain is one too
             return f"({' or '.join(seats)})"
         c = self.ex(coll, scope)
-        if isinstance(body, m.Op) and body.op == "==":
-            for mine, other in ((body.left, body.right), (body.right, body.left)):
-                if (isinstance(mine, m.AttrOf) and mine.obj == m.Ref(var, type_of(mine.obj))
-                        and not mine.type.startswith("list:") and var not in _free(other)):
-                    value = self.ex(other, scope)
-                    return f"({value} in map(A{self.attr_ids[mine.attr]}.__getitem__, {c}))"
+        test = _attribute_test(var, body)
+        if test is not None:
+            attr, other = test
+            return f"({self.ex(other, scope)} in map(A{self.attr_ids[attr]}.__getitem__, {c}))"
         v = self.fresh()
         b = self.ex(body, {**scope, var: v})
         return f"any({b} for {v} in {c})"
+
+    def count(self, var: str, coll: object, body: object, scope: dict[str, str]) -> str:
+        """How many `var` in `coll` `body` holds for. When the body asks whether the element's
+        attribute equals a value the element does not change, the attributes are counted in C:
+        `[*map(TABLE.__getitem__, coll)].count(value)` (a book of four among a hand's ranks)."""
+        c = self.ex(coll, scope)
+        test = _attribute_test(var, body)
+        if test is not None:
+            attr, other = test
+            return f"[*map(A{self.attr_ids[attr]}.__getitem__, {c})].count({self.ex(other, scope)})"
+        v = self.fresh()
+        return f"sum(1 for {v} in {c} if {self.ex(body, {**scope, var: v})})"
 
     def over_seats(self, var: str, coll: object, body: object, scope: dict[str, str]) -> list[str] | None:
         """A body over `seats`, written out once per seat, the seat a number: the player count
@@ -784,11 +805,25 @@ class _Generator:
         so working out a part a short-circuit would skip changes no result)."""
         assert self.pile_parts is not None  # asked only where play_actions set it
         w, (parts, kept) = self.w, self.pile_parts
-        values = self.fresh("h")
-        row = ", ".join(self.ex(e, {**scope, "pile": "pile"}) for e in parts)
+        values, inner, memo = self.fresh("h"), {**scope, "pile": "pile"}, dict(self.memo)
         w.line(f"{values} = {kept}.get({t})")
         w.line(f"if {values} is None:")
-        w.line(f"    {values} = {kept}[{t}] = [({row},) for pile in target]")
+        w.indent()
+        repeated = _repeated(parts)
+        if repeated:  # worked out once a pile, before the pile's values that read them
+            w.line(f"{values} = {kept}[{t}] = []")
+            w.line("for pile in target:")
+            w.indent()
+            for e in repeated:
+                local = self.fresh("h")
+                w.line(f"{local} = {self.ex(e, inner)}")
+                self.memo[e] = local
+            w.line(f"{values}.append(({', '.join(self.ex(e, inner) for e in parts)},))")
+            w.dedent()
+        else:
+            w.line(f"{values} = {kept}[{t}] = [({', '.join(self.ex(e, inner) for e in parts)},) for pile in target]")
+        w.dedent()
+        self.memo = memo
         for k, e in enumerate(parts):
             self.memo[e] = f"{values}[i][{k}]"
 
@@ -1818,10 +1853,46 @@ def _silences(model: m.Ruleset) -> bool:
     return any(isinstance(e.effect if isinstance(e, m.Guarded) else e, m.NoAnswer) for e in effects)
 
 
-def _conditioned_meld(play: CPlay) -> m.Meld | None:
-    """A meld play's meld where it has a condition on its set (`keep<play>` is written for it)."""
+def _attribute_test(var: str, body: object) -> tuple[str, object] | None:
+    """(A, E) where `body` is `var.A == E` (or `E == var.A`), A a single value and E not reading
+    `var`: a test the generated code may make on a collection's attributes at once."""
+    if not (isinstance(body, m.Op) and body.op == "=="):
+        return None
+    for mine, other in ((body.left, body.right), (body.right, body.left)):
+        if (isinstance(mine, m.AttrOf) and mine.obj == m.Ref(var, type_of(mine.obj))
+                and not mine.type.startswith("list:") and var not in _free(other)):
+            return mine.attr, other
+    return None
+
+
+def _repeated(parts: list[object]) -> list[object]:
+    """The lists of an attribute (`cards(pile).rank`) and the counts of its distinct values that
+    `parts` (what a pile alone decides) read more than once, each after those it reads: a pile's
+    ranks, read by its count of ranks, its max and its min, are listed once."""
+    counts: dict[object, int] = {}
+
+    def walk(e: object) -> None:
+        if isinstance(e, (m.Each, m.Quantifier)):
+            return  # a body that reads its own bound name
+        for child in m.children(e):
+            walk(child)
+        if (isinstance(e, m.AttrOf) and type_of(e).startswith("list:")) or \
+                (isinstance(e, m.Call) and e.function == "count" and isinstance(e.args[0], m.Call)
+                 and e.args[0].function == "distinct"):
+            counts[e] = counts.get(e, 0) + 1
+
+    for e in parts:
+        walk(e)
+    return [e for e, n in counts.items() if n > 1]
+
+
+def _meld_condition(play: CPlay) -> tuple[m.Meld, object] | None:
+    """A meld play's meld and what its condition asks of a candidate set beyond the alike
+    attributes every candidate has (`keep<play>` is written for it); None where it asks nothing more."""
     meld = play.model.meld
-    return meld if meld is not None and meld.where is not None else None
+    if meld is None or (condition := beyond_alike(meld.where, meld.name)) is None:
+        return None
+    return meld, condition
 
 
 def _ends_turn(play: CPlay) -> bool:

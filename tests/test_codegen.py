@@ -124,7 +124,7 @@ OUR_NAMES = re.compile(r"(v|x|p|h|c|d|hand|faces|dest|mates|mate|piles|chosen|in
 FIXED = {"env", "zones", "seat", "out", "add", "part", "parts", "target", "t", "i", "pile", "face", "card", "c", "f",
          "mate_face", "NO_CARD", "NO_MATE", "FIRST", "NONE", "FACE_OF", "SEATS", "OTHERS", "_prod", "_div", "_mod",
          "_top",
-         "_bottom", "items", "append", "isdisjoint", "fromkeys", "round_end", "dirty", "final_when", "score",
+         "_bottom", "items", "append", "count", "isdisjoint", "fromkeys", "round_end", "dirty", "final_when", "score",
          "until", "starter", "gen_window", "any", "all", "sum", "len", "max", "min", "list", "dict", "map",
          "frozenset", "enumerate", "default", "__getitem__", "copy_zones", "s", "p", "receiving", "under", "kept",
          "extend", "piles", "by_key", "setdefault", "get", "src", "wanted", "fits", "taken", "cards", "sorted",
@@ -215,6 +215,37 @@ def test_a_module_is_written_once_per_model_and_run_once_per_compiled(klats):
     assert action[0] is two.plays[action[0].index]  # the actions hold the plays of their own compiled ruleset
 
 
+class _CountedTable(tuple):
+    """An attribute table that counts the lookups made in it."""
+
+    reads = 0
+
+    def __getitem__(self, card):
+        _CountedTable.reads += 1
+        return tuple.__getitem__(self, card)
+
+
+def test_a_play_that_names_a_value_reads_the_hand_once_however_many_seats_it_may_ask():
+    """Go Fish's ask chooses a seat among the others and a rank the hand holds: which ranks it
+    holds is the same whichever seat is asked, so listing the asks with five seats reads the hand
+    once, not once a seat (the listing is the same)."""
+    c = compile_ruleset(load(str(RULESETS / "go_fish.rules")).model, 5)
+    game = FastGame(c, 3)
+    step = next(s for s in codegen.turn_steps(c) if s.kind == "play")
+    listing = codegen.generated(c).generate[id(step)]
+    seat = game.to_move
+    hand = game.state.zones[c.zone_index["hand"]][seat]
+    expected = listing(game.env, seat)
+    ns = listing.__globals__
+    ranks = len(ns[f"V{expected[0][0].index}"])  # the values the ask may name
+    for name in [n for n in ns if re.fullmatch(r"A\d+", n)]:
+        ns[name] = _CountedTable(ns[name])
+    _CountedTable.reads = 0
+    assert listing(game.env, seat) == expected
+    assert {a[2] for a in expected} == set(range(5)) - {seat}  # four seats to ask
+    assert 0 < _CountedTable.reads <= ranks * len(hand)
+
+
 # ---------------------------------------------------------------- copies and the factory
 
 
@@ -249,14 +280,18 @@ def _row_move(game: FastGame):
 def test_what_a_pile_alone_decides_is_worked_out_once_for_every_card_tried_on_it():
     """Rummy's laying off (`onto pile when fits(card, pile)`) tries every card of the hand on
     every meld: the meld's own figures (how many ranks, its lowest and highest) are worked out
-    once a listing, and each card reads them; the meld's condition is written out too."""
+    once a listing, and each card reads them. A meld's condition is written out without the
+    attributes every candidate shares: a set (`count(distinct(m.rank)) == 1`) is not tested at
+    all, a run (`count(distinct(m.suit)) == 1 and ...`) only for what follows its suit."""
     c = compile_ruleset(load(str(RULESETS / "rummy.rules")).model, 2)
     source = codegen.generated(c).source
     loops = re.findall(r"\n( +)for i, pile in enumerate\(target\):\n((?:\1 .*\n)+)", source)
     assert loops
     for _, body in loops:
         assert "set(" not in body and "max(" not in body and "[i][" in body
-    assert "def keep" in source and "_meld_actions(P1, keep1," in source
+    assert "def keep1" not in source and "_meld_actions(P1, None," in source
+    run = source[source.index("def keep2"):].split("\n\n", 1)[0]
+    assert "_meld_actions(P2, keep2," in source and run.count("len(set(") == 1 and "A0" not in run
     assert compare(c, positions=400, seed=11).positions >= 400  # and every position lists what the reference does
 
 

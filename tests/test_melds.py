@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cardrules.interpreter import melds
+from cardrules.interpreter import model as m
 from cardrules.interpreter.compile import compile_ruleset
 from cardrules.interpreter.diagnostics import RulesError
 from cardrules.interpreter.engine import new_game
@@ -125,6 +126,19 @@ def test_candidates_are_looked_for_within_each_value_the_set_must_share():
     everything = list(melds.candidates(hand, compiled.face_of, 3, 3, ()))
     by_suit = list(melds.candidates(hand, compiled.face_of, 3, 3, run.meld.alike))
     assert len(everything) == 20 and by_suit == []  # six cards, two of each suit
+
+
+def test_what_a_meld_asks_beyond_the_attributes_its_candidates_share():
+    """The condition a candidate is still tested against: a group's is met by every candidate
+    (none left), a run's keeps its ranks' conditions and drops its one suit."""
+    model = load_text(MELDS, "melds.rules").model
+    group, run = model.play("group").meld, model.play("run").meld
+    assert melds.beyond_alike(group.where, "m") is None
+    rest = melds.beyond_alike(run.where, "m")
+    assert rest is not None and melds.alike_attributes(rest, "m") == ()
+    assert melds.beyond_alike(rest, "m") == rest  # nothing shared is left to drop
+    suit, ranks, span = run.where.left.left, run.where.left.right, run.where.right  # (a and b) and c
+    assert melds.alike_attributes(suit, "m") == ("suit",) and rest == m.Op("and", ranks, span, "bool")
 
 
 def test_a_hand_past_the_bound_is_a_clear_error(monkeypatch):
