@@ -35,6 +35,7 @@ CELLS = [
 # the rest of the catalogue, played only when --rulesets names them
 MORE_CELLS = [
     ("rummy", ("ismcts", "random")),
+    ("rummy", ("ismcts", "random", "random", "random")),  # the dearest decisions of the catalogue
     ("colour_rush", ("ismcts", "greedy")),
     ("go_fish", ("ismcts", "greedy")),
     ("go_fish", ("ismcts", "random", "random", "random", "random", "random")),  # its dearest decisions
