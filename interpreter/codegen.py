@@ -444,26 +444,29 @@ class _Generator:
         seats = self.over_seats(var, coll, body, scope)
         if seats is not None:  # a body is a truth value: the chain is one too
             return f"({' or '.join(seats)})"
-        c = self.ex(coll, scope)
-        test = _attribute_test(var, body)
-        if test is not None:
-            attr, other = test
-            return f"({self.ex(other, scope)} in map(A{self.attr_ids[attr]}.__getitem__, {c}))"
-        v = self.fresh()
-        b = self.ex(body, {**scope, var: v})
-        return f"any({b} for {v} in {c})"
+        if (found := self.attributes_equal(var, coll, body, scope)) is not None:
+            return f"({found[1]} in {found[0]})"
+        c, v = self.ex(coll, scope), self.fresh()
+        return f"any({self.ex(body, {**scope, var: v})} for {v} in {c})"
 
     def count(self, var: str, coll: object, body: object, scope: dict[str, str]) -> str:
-        """How many `var` in `coll` `body` holds for. When the body asks whether the element's
-        attribute equals a value the element does not change, the attributes are counted in C:
-        `[*map(TABLE.__getitem__, coll)].count(value)` (a book of four among a hand's ranks)."""
-        c = self.ex(coll, scope)
-        test = _attribute_test(var, body)
-        if test is not None:
-            attr, other = test
-            return f"[*map(A{self.attr_ids[attr]}.__getitem__, {c})].count({self.ex(other, scope)})"
-        v = self.fresh()
+        """How many `var` in `coll` `body` holds for; counted in C as `some` looks (a book of
+        four among a hand's ranks: `[*map(TABLE.__getitem__, hand)].count(rank)`)."""
+        if (found := self.attributes_equal(var, coll, body, scope)) is not None:
+            return f"[*{found[0]}].count({found[1]})"
+        c, v = self.ex(coll, scope), self.fresh()
         return f"sum(1 for {v} in {c} if {self.ex(body, {**scope, var: v})})"
+
+    def attributes_equal(self, var: str, coll: object, body: object, scope: dict[str, str]) -> tuple[str, str] | None:
+        """Where `body` is `var.A == E`, A a single value and E not reading `var`: the
+        attributes A of `coll` (`map(TABLE.__getitem__, coll)`) and E, to be compared in C."""
+        if not (isinstance(body, m.Op) and body.op == "=="):
+            return None
+        for mine, other in ((body.left, body.right), (body.right, body.left)):
+            if (isinstance(mine, m.AttrOf) and mine.obj == m.Ref(var, type_of(mine.obj))
+                    and not mine.type.startswith("list:") and var not in _free(other)):
+                return f"map(A{self.attr_ids[mine.attr]}.__getitem__, {self.ex(coll, scope)})", self.ex(other, scope)
+        return None
 
     def over_seats(self, var: str, coll: object, body: object, scope: dict[str, str]) -> list[str] | None:
         """A body over `seats`, written out once per seat, the seat a number: the player count
@@ -1851,18 +1854,6 @@ def _silences(model: m.Ruleset) -> bool:
     effects += [s.effect for s in [*model.turn, *(model.final.steps if model.final else ())]
                 if isinstance(s, m.EffectStep)]
     return any(isinstance(e.effect if isinstance(e, m.Guarded) else e, m.NoAnswer) for e in effects)
-
-
-def _attribute_test(var: str, body: object) -> tuple[str, object] | None:
-    """(A, E) where `body` is `var.A == E` (or `E == var.A`), A a single value and E not reading
-    `var`: a test the generated code may make on a collection's attributes at once."""
-    if not (isinstance(body, m.Op) and body.op == "=="):
-        return None
-    for mine, other in ((body.left, body.right), (body.right, body.left)):
-        if (isinstance(mine, m.AttrOf) and mine.obj == m.Ref(var, type_of(mine.obj))
-                and not mine.type.startswith("list:") and var not in _free(other)):
-            return mine.attr, other
-    return None
 
 
 def _repeated(parts: list[object]) -> list[object]:
