@@ -774,11 +774,7 @@ class _Generator:
     def dynamic_filter(self, play: CPlay) -> object:
         """The part of the card filter that the faces set does not already decide: the same
         split `compile._face_filter` makes, so the same conjuncts are tested."""
-        rest = [e for e in m.conjuncts(play.model.card_filter) if not m.reads_only(e, {"card"})]
-        dynamic = rest[0]
-        for e in rest[1:]:
-            dynamic = m.Op("and", dynamic, e, "bool")
-        return dynamic
+        return m.all_of([e for e in m.conjuncts(play.model.card_filter) if not m.reads_only(e, {"card"})])
 
     def pile_only(self, play: CPlay) -> list[object]:
         """The largest parts of an onto-pile condition that read the pile but not the card

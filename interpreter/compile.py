@@ -384,10 +384,7 @@ class _Compiler:
             faces = frozenset(face for face, card in first_cards(self.face_of).items() if _keeps_all(env, tests, card))
         if not rest:
             return faces, None
-        dynamic: object = rest[0]
-        for e in rest[1:]:
-            dynamic = m.Op("and", dynamic, e, "bool")
-        return faces, self.expr(dynamic, {})
+        return faces, self.expr(m.all_of(rest), {})
 
     def _condition(self, c: m.Condition | None, named: dict[str, int]) -> Fn | None:
         if c is None:

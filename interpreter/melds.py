@@ -55,30 +55,19 @@ def candidates(hand: list[int], face_of: Sequence[int], low: int, high: int,
 
 def alike_attributes(where: object, name: str) -> tuple[str, ...]:
     """The attributes A of the conjuncts `count(distinct(NAME.A)) == 1` of a meld's condition."""
-    return tuple(a for e in _conjuncts(where) if (a := _alike(e, name)) is not None)
+    parts = m.conjuncts(where) if where is not None else []
+    return tuple(a for e in parts if (a := _alike(e, name)) is not None)
 
 
 def beyond_alike(where: object, name: str) -> object | None:
     """A meld's condition without its conjuncts `count(distinct(NAME.A)) == 1`, which every
     candidate meets (`candidates` looks within each value of A); None when nothing is left."""
-    rest = [e for e in _conjuncts(where) if _alike(e, name) is None]
-    if not rest:
-        return None
-    condition = rest[0]
-    for e in rest[1:]:
-        condition = m.Op("and", condition, e, "bool")
-    return condition
-
-
-def _conjuncts(where: object) -> list[object]:
-    """The parts of a chain of `and`, in order."""
-    if isinstance(where, m.Op) and where.op == "and":
-        return _conjuncts(where.left) + _conjuncts(where.right)
-    return [] if where is None else [where]
+    rest = [e for e in m.conjuncts(where) if _alike(e, name) is None] if where is not None else []
+    return m.all_of(rest) if rest else None
 
 
 def _alike(e: object, name: str) -> str | None:
-    """A where `e` is `count(distinct(NAME.A)) == 1`."""
+    """The attribute A where `e` is `count(distinct(NAME.A)) == 1`, else None."""
     if (isinstance(e, m.Op) and e.op == "==" and isinstance(e.right, m.Const) and e.right.value == 1
             and isinstance(e.left, m.Call) and e.left.function == "count"
             and isinstance(e.left.args[0], m.Call) and e.left.args[0].function == "distinct"

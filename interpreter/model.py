@@ -179,6 +179,14 @@ def conjuncts(where: object) -> list[object]:
     return out
 
 
+def all_of(parts: list[object]) -> object:
+    """[a, b, c] as `a and b and c` (at least one part): what `conjuncts` takes apart."""
+    condition = parts[0]
+    for e in parts[1:]:
+        condition = Op("and", condition, e, "bool")
+    return condition
+
+
 def reads_only(e: object, names: frozenset[str] | set[str]) -> bool:
     """Whether an expression reads nothing but numbers, params, these context names, the
     attributes of what they name, and defines made of the same: known before play for
